@@ -1,0 +1,148 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { EmailAddress, Id, Ids, LocalPart, NullableTime, PageQuery, Time, TimeInput } from './common.js';
+
+export const CreateEmailBody = Type.Object({ domainId: Id, localPart: Type.Optional(LocalPart) });
+export type CreateEmailBody = Static<typeof CreateEmailBody>;
+export const CreatedAddress = Type.Object({ id: Id, address: Type.String() });
+export type CreatedAddress = Static<typeof CreatedAddress>;
+
+export const AddressItem = Type.Object({
+  id: Id,
+  address: Type.String(),
+  unread: Type.Integer(),
+  createdAt: Time,
+  expiresAt: NullableTime,
+});
+export type AddressItem = Static<typeof AddressItem>;
+export const AddressList = Type.Array(AddressItem);
+
+export const Person = Type.Object({ name: Type.String(), address: Type.String() });
+export type Person = Static<typeof Person>;
+
+export const InboxQuery = Type.Composite([
+  PageQuery,
+  Type.Object({
+    address: Type.Optional(Type.String({ maxLength: 254 })),
+    unread: Type.Optional(Type.Boolean()),
+    starred: Type.Optional(Type.Boolean()),
+    q: Type.Optional(Type.String({ maxLength: 200 })),
+  }),
+]);
+export type InboxQuery = Static<typeof InboxQuery>;
+
+export const MailItem = Type.Object({
+  id: Id,
+  address: Type.String(),
+  from: Person,
+  subject: Type.String(),
+  snippet: Type.String(),
+  receivedAt: Time,
+  read: Type.Boolean(),
+  starred: Type.Boolean(),
+  spam: Type.Boolean(),
+  hasAttachments: Type.Boolean(),
+  size: Type.Integer(),
+});
+export type MailItem = Static<typeof MailItem>;
+
+export const AttachmentItem = Type.Object({
+  id: Type.String(),
+  filename: Type.String(),
+  contentType: Type.String(),
+  size: Type.Integer(),
+  contentId: Type.Optional(Type.String()),
+  inline: Type.Optional(Type.Boolean()),
+});
+export const MailDetail = Type.Composite([
+  MailItem,
+  Type.Object({
+    to: Type.Array(Person),
+    cc: Type.Array(Person),
+    html: Type.Union([Type.String(), Type.Null()]),
+    text: Type.Union([Type.String(), Type.Null()]),
+    messageId: Type.Optional(Type.String()),
+    attachments: Type.Array(AttachmentItem),
+  }),
+]);
+export type MailDetail = Static<typeof MailDetail>;
+
+export const UnreadData = Type.Object({ total: Type.Integer(), byAddress: Type.Record(Type.String(), Type.Integer()) });
+export type UnreadData = Static<typeof UnreadData>;
+
+export const SetReadBody = Type.Object({ ids: Ids, read: Type.Optional(Type.Boolean()) });
+export const UpdateEmailBody = Type.Object({
+  id: Id,
+  starred: Type.Optional(Type.Boolean()),
+  spam: Type.Optional(Type.Boolean()),
+});
+export const DeleteRangeBody = Type.Object({
+  start: TimeInput,
+  end: TimeInput,
+  address: Type.Optional(Type.String({ maxLength: 254 })),
+});
+
+export const UploadedFile = Type.Object({
+  id: Type.String(),
+  filename: Type.String(),
+  size: Type.Integer(),
+  contentType: Type.String(),
+});
+export type UploadedFile = Static<typeof UploadedFile>;
+
+export const SendEmailBody = Type.Object({
+  from: EmailAddress,
+  to: Type.Array(EmailAddress, { minItems: 1, maxItems: 100 }),
+  cc: Type.Optional(Type.Array(EmailAddress, { maxItems: 100 })),
+  bcc: Type.Optional(Type.Array(EmailAddress, { maxItems: 100 })),
+  subject: Type.String({ maxLength: 998 }),
+  html: Type.Optional(Type.String()),
+  text: Type.Optional(Type.String()),
+  attachments: Type.Optional(Type.Array(Type.String(), { maxItems: 50 })),
+  inReplyTo: Type.Optional(Type.String({ maxLength: 998 })),
+});
+export type SendEmailBody = Static<typeof SendEmailBody>;
+export const DeliveryStatus = Type.Union([
+  Type.Literal('queued'),
+  Type.Literal('sending'),
+  Type.Literal('delivered'),
+  Type.Literal('retrying'),
+  Type.Literal('failed'),
+]);
+export const SendEmailData = Type.Object({ id: Id, status: DeliveryStatus });
+export const Delivery = Type.Object({
+  rcpt: Type.String(),
+  status: DeliveryStatus,
+  attempts: Type.Integer(),
+  lastError: Type.Union([Type.String(), Type.Null()]),
+  nextAttemptAt: Type.Optional(NullableTime),
+});
+export const SentItem = Type.Object({
+  id: Id,
+  from: Type.String(),
+  to: Type.Array(Type.String()),
+  subject: Type.String(),
+  status: DeliveryStatus,
+  createdAt: Time,
+  deliveries: Type.Array(Delivery),
+});
+export type SentItem = Static<typeof SentItem>;
+
+export const FilterField = Type.Union([
+  Type.Literal('from'),
+  Type.Literal('to'),
+  Type.Literal('subject'),
+  Type.Literal('body'),
+]);
+export const FilterMatch = Type.Union([Type.Literal('contains'), Type.Literal('equals'), Type.Literal('regex')]);
+export const FilterAction = Type.Union([Type.Literal('reject'), Type.Literal('discard'), Type.Literal('spam')]);
+export const NewFilter = Type.Object({
+  field: FilterField,
+  match: FilterMatch,
+  value: Type.String({ minLength: 1, maxLength: 500, description: '匹配内容' }),
+  action: FilterAction,
+  enabled: Type.Optional(Type.Boolean()),
+});
+export type NewFilter = Static<typeof NewFilter>;
+export const Filter = Type.Composite([Type.Object({ id: Id }), Type.Required(NewFilter)]);
+export type Filter = Static<typeof Filter>;
+export const FilterList = Type.Array(Filter);

@@ -1,0 +1,44 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const contractSource = fileURLToPath(new URL('./packages/contract/src/index.ts', import.meta.url));
+const alias = { '@youju/contract': contractSource };
+
+/**
+ * One runner for every suite. `scripts/test.mjs` picks projects and passes the database to run
+ * against; `npx vitest run --project contract` works for a quick look.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      { resolve: { alias }, test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'] } },
+      {
+        resolve: { alias },
+        test: {
+          name: 'server',
+          include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'web',
+          include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'browser',
+          include: ['apps/web/e2e/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
