@@ -20,7 +20,11 @@ function nodeEncrypt(plaintext: string, key: string, iv: Buffer): string {
 function nodeDecrypt(payload: string, key: string): string {
   const bytes = Buffer.from(payload, 'base64');
   const algorithm = `aes-${Buffer.byteLength(key) * 8}-cbc`;
-  const decipher = createDecipheriv(algorithm, Buffer.from(key, 'utf8'), bytes.subarray(0, 16)).setAutoPadding(false);
+  const decipher = createDecipheriv(
+    algorithm,
+    Buffer.from(key, 'utf8'),
+    bytes.subarray(0, 16),
+  ).setAutoPadding(false);
   const plain = Buffer.concat([decipher.update(bytes.subarray(16)), decipher.final()]);
   return plain.toString('utf8').replace(/\0+$/, '');
 }
@@ -29,9 +33,9 @@ const sample = JSON.stringify({ role: 'admin', permissions: ['menu:inbox', 'waf:
 
 describe('permission cipher', () => {
   it('round-trips its own output', () => {
-    expect(decryptPermissionData(encryptPermissionData(sample, DEFAULT_PERMISSION_KEY), DEFAULT_PERMISSION_KEY)).toBe(
-      sample,
-    );
+    expect(
+      decryptPermissionData(encryptPermissionData(sample, DEFAULT_PERMISSION_KEY), DEFAULT_PERMISSION_KEY),
+    ).toBe(sample);
   });
 
   it('matches a vector produced by Node crypto with padding off', () => {

@@ -1,7 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Id, NullableTime, Password, Time, Username } from './common.js';
 
-export const SystemRoleSchema = Type.Union([Type.Literal('admin'), Type.Literal('user')], { description: '角色' });
+export const SystemRoleSchema = Type.Union([Type.Literal('admin'), Type.Literal('user')], {
+  description: '角色',
+});
 export const Limit = Type.Integer({ minimum: 0, maximum: 1_000_000, description: '数量上限' });
 
 export const SysAccount = Type.Object({

@@ -46,7 +46,11 @@ export const BatchEditEmailAccountBody = Type.Object({
   expiresAt: Type.Optional(Type.Union([TimeInput, Type.Null()])),
 });
 
-export const CardStatus = Type.Union([Type.Literal('unused'), Type.Literal('used'), Type.Literal('disabled')]);
+export const CardStatus = Type.Union([
+  Type.Literal('unused'),
+  Type.Literal('used'),
+  Type.Literal('disabled'),
+]);
 export const Card = Type.Object({
   id: Id,
   code: Type.String(),
@@ -92,7 +96,9 @@ export const OrderQuery = Type.Composite([
   PageQuery,
   Type.Object({ status: Type.Optional(OrderStatus), phone: Type.Optional(Type.String({ maxLength: 21 })) }),
 ]);
-export const OrderNoBody = Type.Object({ orderNo: Type.String({ minLength: 1, maxLength: 64, description: '订单号' }) });
+export const OrderNoBody = Type.Object({
+  orderNo: Type.String({ minLength: 1, maxLength: 64, description: '订单号' }),
+});
 
 export const ApiKeyData = Type.Object({ key: Type.String() });
 

@@ -46,7 +46,12 @@ export const LocalPart = Type.String({
   pattern: '^[A-Za-z0-9](?:[A-Za-z0-9._+-]{0,62}[A-Za-z0-9])?$',
   description: '邮箱前缀',
 });
-export const EmailAddress = Type.String({ minLength: 3, maxLength: 254, format: 'email', description: '邮箱地址' });
+export const EmailAddress = Type.String({
+  minLength: 3,
+  maxLength: 254,
+  format: 'email',
+  description: '邮箱地址',
+});
 export const Password = Type.String({ minLength: 6, maxLength: 128, description: '密码' });
 export const Username = Type.String({
   minLength: 3,

@@ -48,7 +48,11 @@ export const DnsRecord = Type.Object({ name: Type.String(), type: Type.String(),
 export const DkimData = Type.Object({ selector: Type.String(), publicKey: Type.String(), record: DnsRecord });
 export type DkimData = Static<typeof DkimData>;
 
-export const DnsCheckStatus = Type.Union([Type.Literal('ok'), Type.Literal('missing'), Type.Literal('wrong')]);
+export const DnsCheckStatus = Type.Union([
+  Type.Literal('ok'),
+  Type.Literal('missing'),
+  Type.Literal('wrong'),
+]);
 export const DnsCheckRecord = Type.Object({
   type: Type.String(),
   name: Type.String(),

@@ -66,7 +66,10 @@ export const MailDetail = Type.Composite([
 ]);
 export type MailDetail = Static<typeof MailDetail>;
 
-export const UnreadData = Type.Object({ total: Type.Integer(), byAddress: Type.Record(Type.String(), Type.Integer()) });
+export const UnreadData = Type.Object({
+  total: Type.Integer(),
+  byAddress: Type.Record(Type.String(), Type.Integer()),
+});
 export type UnreadData = Static<typeof UnreadData>;
 
 export const SetReadBody = Type.Object({ ids: Ids, read: Type.Optional(Type.Boolean()) });
@@ -133,8 +136,16 @@ export const FilterField = Type.Union([
   Type.Literal('subject'),
   Type.Literal('body'),
 ]);
-export const FilterMatch = Type.Union([Type.Literal('contains'), Type.Literal('equals'), Type.Literal('regex')]);
-export const FilterAction = Type.Union([Type.Literal('reject'), Type.Literal('discard'), Type.Literal('spam')]);
+export const FilterMatch = Type.Union([
+  Type.Literal('contains'),
+  Type.Literal('equals'),
+  Type.Literal('regex'),
+]);
+export const FilterAction = Type.Union([
+  Type.Literal('reject'),
+  Type.Literal('discard'),
+  Type.Literal('spam'),
+]);
 export const NewFilter = Type.Object({
   field: FilterField,
   match: FilterMatch,

@@ -30,7 +30,11 @@ export const StartAuthBody = Type.Object({
   password: Password,
 });
 export type StartAuthBody = Static<typeof StartAuthBody>;
-export const StartAuthData = Type.Object({ token: Type.String(), role: Type.String(), username: Type.String() });
+export const StartAuthData = Type.Object({
+  token: Type.String(),
+  role: Type.String(),
+  username: Type.String(),
+});
 export type StartAuthData = Static<typeof StartAuthData>;
 
 export const OpenDomain = Type.Object({ id: Id, name: Type.String() });
@@ -71,7 +75,9 @@ export const BuyEmailData = Type.Object({
 });
 export type BuyEmailData = Static<typeof BuyEmailData>;
 
-export const QueryOrderQuery = Type.Object({ phone: Type.String({ minLength: 5, maxLength: 21, description: '手机号' }) });
+export const QueryOrderQuery = Type.Object({
+  phone: Type.String({ minLength: 5, maxLength: 21, description: '手机号' }),
+});
 export const PublicOrder = Type.Object({
   orderNo: Type.String(),
   address: Type.Union([Type.String(), Type.Null()]),

@@ -11,7 +11,11 @@ export const SystemSettings = Type.Object({
   storeOpen: Type.Boolean({ description: '开放商店' }),
   defaultDomainId: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: '默认域名' }),
   retentionDays: Type.Integer({ minimum: 1, maximum: 3650, description: '邮件保留天数' }),
-  maxMessageBytes: Type.Integer({ minimum: 1024, maximum: 200 * 1024 * 1024, description: '单封邮件大小上限' }),
+  maxMessageBytes: Type.Integer({
+    minimum: 1024,
+    maximum: 200 * 1024 * 1024,
+    description: '单封邮件大小上限',
+  }),
   temporaryMailboxHours: Type.Integer({ minimum: 1, maximum: 24 * 365, description: '临时邮箱有效时长' }),
   defaultQuotaBytes: Type.Integer({ minimum: 0, maximum: 1024 ** 4, description: '默认邮箱容量' }),
 });

@@ -1,0 +1,81 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { type DatabaseHandle, openDatabase } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import { authRoutes, sessionRoutes } from './modules/auth/auth-routes.js';
+import { domainRoutes, storeDomainRoutes } from './modules/domains/domain-routes.js';
+import { systemAccountRoutes } from './modules/system-accounts/system-account-routes.js';
+import { variablesRoutes } from './modules/variables/variables-routes.js';
+import { installAuthentication } from './plugins/authentication.js';
+import { installErrorHandling } from './plugins/error-handling.js';
+import { installValidators } from './plugins/validation.js';
+import { installWebClient } from './plugins/web-client.js';
+import { createServices, type Services } from './services.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: DatabaseHandle;
+    services: Services;
+  }
+}
+
+/** JSON bodies are small; attachments go through the multipart upload with its own limit. */
+const JSON_BODY_LIMIT = 1024 * 1024;
+
+export interface BuildOptions {
+  /** pino options, or false for silence (tests) */
+  logger?: boolean | Record<string, unknown>;
+}
+
+/**
+ * Builds the whole HTTP application as one Fastify instance, ready to `listen()` or to be driven by
+ * tests. Opens the database and applies migrations first.
+ */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+            ...(typeof options.logger === 'object' ? options.logger : {}),
+          },
+    bodyLimit: JSON_BODY_LIMIT,
+    trustProxy: false,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const database = openDatabase(config);
+  try {
+    await migrate(database.db as never, database.engine);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('services', createServices(database.db, database.engine, config, app.log));
+  app.addHook('onClose', async () => database.close());
+
+  installValidators(app);
+  installErrorHandling(app);
+  installAuthentication(app);
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+    return payload;
+  });
+
+  await app.register(variablesRoutes, { prefix: '/api' });
+  await app.register(authRoutes, { prefix: '/api' });
+  await app.register(storeDomainRoutes, { prefix: '/api' });
+  await app.register(sessionRoutes, { prefix: '/api/user' });
+  await app.register(domainRoutes, { prefix: '/api/user' });
+  await app.register(systemAccountRoutes, { prefix: '/api/admin' });
+  await installWebClient(app, config.webRoot);
+
+  await app.services.auth.bootstrap();
+  return app;
+}

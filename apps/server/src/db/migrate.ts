@@ -1,0 +1,29 @@
+import { type Kysely, type Migration, Migrator } from 'kysely';
+import type { Engine } from './database.js';
+import * as initial from './migrations/001_initial.js';
+
+/**
+ * Numbered migrations, applied in order on start (see README.md beside this file). Each module
+ * exports `up(db, engine)`; the engine lets a migration pick a column type where SQL dialects
+ * differ.
+ */
+const migrations: Record<string, (engine: Engine) => Migration> = {
+  '001_initial': (engine) => ({ up: (db) => initial.up(db, engine) }),
+};
+
+export const SCHEMA_VERSION = Object.keys(migrations).length;
+
+export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: {
+      getMigrations: async () =>
+        Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(engine)])),
+    },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new Error(`数据库迁移失败（${failed?.migrationName ?? '未知'}）：${String(error)}`);
+  }
+}

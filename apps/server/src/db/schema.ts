@@ -1,0 +1,87 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Tables as the query builder sees them. Portable types only, so one set of queries runs on SQLite
+ * and PostgreSQL: times are epoch milliseconds (integer / bigint), flags are 0 or 1.
+ */
+export interface Database {
+  system_accounts: SystemAccountTable;
+  sessions: SessionTable;
+  domains: DomainTable;
+  mailboxes: MailboxTable;
+  settings: SettingTable;
+}
+
+export interface SystemAccountTable {
+  id: Generated<number>;
+  username: string;
+  password_hash: string;
+  role: 'admin' | 'user';
+  enabled: number;
+  max_domains: number;
+  max_mailboxes: number;
+  created_at: number;
+  last_login_at: number | null;
+}
+export type SystemAccountRow = Selectable<SystemAccountTable>;
+export type NewSystemAccountRow = Insertable<SystemAccountTable>;
+export type SystemAccountUpdate = Updateable<SystemAccountTable>;
+
+export interface SessionTable {
+  id: Generated<number>;
+  token_hash: string;
+  subject_kind: 'system' | 'mailbox';
+  subject_id: number;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  ip: string;
+  user_agent: string;
+  revoked_at: number | null;
+}
+export type SessionRow = Selectable<SessionTable>;
+
+export interface DomainTable {
+  id: Generated<number>;
+  name: string;
+  owner_id: number;
+  public_registration: number;
+  for_sale: number;
+  price: number;
+  dkim_selector: string | null;
+  dkim_private_key: string | null;
+  dkim_public_key: string | null;
+  dns_status: Generated<string>;
+  created_at: number;
+}
+export type DomainRow = Selectable<DomainTable>;
+export type DomainUpdate = Updateable<DomainTable>;
+
+/**
+ * One row per address that can receive mail: an address a user created (`kind = 'address'`, read by
+ * its owner) or a mailbox account people log in to (`kind = 'account'`; a temporary mailbox is an
+ * account without a password, reached by its session token only).
+ */
+export interface MailboxTable {
+  id: Generated<number>;
+  address: string;
+  local_part: string;
+  domain_id: number;
+  owner_id: number;
+  kind: 'address' | 'account';
+  password_hash: string | null;
+  enabled: number;
+  quota_bytes: number;
+  used_bytes: number;
+  expires_at: number | null;
+  source: string;
+  note: string;
+  created_at: number;
+}
+export type MailboxRow = Selectable<MailboxTable>;
+export type NewMailboxRow = Insertable<MailboxTable>;
+
+export interface SettingTable {
+  key: string;
+  value: string;
+}

@@ -1,0 +1,34 @@
+import { DefaultMessage, ErrorCode, type ErrorCodeValue } from '@youju/contract';
+
+/**
+ * A failure the caller can act on: a stable code of API.md and a Chinese message that says what to
+ * fix. Services throw it; the envelope plugin turns it into the response.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCodeValue,
+    message: string = DefaultMessage[code],
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+
+  static badRequest(message: string) {
+    return new ApiError(ErrorCode.badRequest, message);
+  }
+  static forbidden(message: string = DefaultMessage[ErrorCode.forbidden]) {
+    return new ApiError(ErrorCode.forbidden, message);
+  }
+  static notFound(message: string = DefaultMessage[ErrorCode.notFound]) {
+    return new ApiError(ErrorCode.notFound, message);
+  }
+  static conflict(message: string) {
+    return new ApiError(ErrorCode.conflict, message);
+  }
+  static tooMany(message: string = DefaultMessage[ErrorCode.tooManyRequests], retryAfterSeconds?: number) {
+    return new ApiError(ErrorCode.tooManyRequests, message, retryAfterSeconds ? { retryAfterSeconds } : {});
+  }
+  static notLoggedIn() {
+    return new ApiError(ErrorCode.notLoggedIn);
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Counts events per key in a sliding window (fixed buckets of a tenth of the window). Used for
+ * login throttling. In-process for now; a shared store (PostgreSQL or Redis) can stand behind the
+ * same interface when several processes must agree.
+ */
+export interface RateLimiter {
+  /** Records one event; returns how many the key has in the window, this one included. */
+  hit(key: string, now?: number): number;
+  count(key: string, now?: number): number;
+  reset(key: string): void;
+}
+
+export function createRateLimiter(windowMs: number, maxKeys = 100_000): RateLimiter {
+  const bucketMs = Math.max(1, Math.floor(windowMs / 10));
+  const buckets = new Map<string, Map<number, number>>();
+
+  function live(key: string, now: number): Map<number, number> | undefined {
+    const entry = buckets.get(key);
+    if (!entry) return undefined;
+    const oldest = Math.floor((now - windowMs) / bucketMs);
+    for (const bucket of entry.keys()) if (bucket <= oldest) entry.delete(bucket);
+    if (entry.size === 0) buckets.delete(key);
+    return entry.size ? entry : undefined;
+  }
+
+  function sum(entry: Map<number, number> | undefined): number {
+    let total = 0;
+    for (const value of entry?.values() ?? []) total += value;
+    return total;
+  }
+
+  return {
+    hit(key, now = Date.now()) {
+      let entry = live(key, now);
+      if (!entry) {
+        if (buckets.size >= maxKeys) {
+          // Forget the oldest key rather than grow without bound under a flood of distinct keys.
+          const first = buckets.keys().next().value;
+          if (first !== undefined) buckets.delete(first);
+        }
+        entry = new Map();
+        buckets.set(key, entry);
+      }
+      const bucket = Math.floor(now / bucketMs);
+      entry.set(bucket, (entry.get(bucket) ?? 0) + 1);
+      return sum(entry);
+    },
+    count(key, now = Date.now()) {
+      return sum(live(key, now));
+    },
+    reset(key) {
+      buckets.delete(key);
+    },
+  };
+}

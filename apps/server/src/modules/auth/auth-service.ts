@@ -1,0 +1,267 @@
+import type {
+  ChangePasswordBody,
+  LoginBody,
+  LoginData,
+  LoginEmailBody,
+  LoginEmailData,
+  RegEmailBody,
+  RegEmailData,
+  StartAuthBody,
+  StartAuthData,
+} from '@youju/contract';
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/schema.js';
+import { ApiError } from '../../lib/api-error.js';
+import { hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { createRateLimiter } from '../../lib/rate-limiter.js';
+import { HOUR, toIso } from '../../lib/time.js';
+import { randomLocalPart } from '../../lib/tokens.js';
+import type { AuthContext, ClientInfo, SessionService } from '../sessions/session-service.js';
+import type { SettingsService } from '../settings/settings-service.js';
+import { createLoginThrottle } from './login-throttle.js';
+import { ensureSetupToken, matchesSetupToken, removeSetupToken } from './setup-token.js';
+
+const WRONG_CREDENTIALS = '用户名或密码错误';
+const WRONG_MAILBOX_CREDENTIALS = '邮箱地址或密码错误';
+/** Registrations allowed per IP per hour, against mass creation of mailboxes. */
+const REGISTRATIONS_PER_HOUR = 30;
+
+interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export function createAuthService(deps: {
+  db: Kysely<Database>;
+  config: Config;
+  sessions: SessionService;
+  settings: SettingsService;
+  log: Logger;
+}) {
+  const { db, config, sessions, settings, log } = deps;
+  const throttle = createLoginThrottle();
+  const registrations = createRateLimiter(HOUR);
+
+  async function adminExists(): Promise<boolean> {
+    const row = await db
+      .selectFrom('system_accounts')
+      .select('id')
+      .where('role', '=', 'admin')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async function createAdmin(username: string, password: string): Promise<number> {
+    const row = await db
+      .insertInto('system_accounts')
+      .values({
+        username,
+        password_hash: await hashPassword(password),
+        role: 'admin',
+        enabled: 1,
+        max_domains: 0,
+        max_mailboxes: 0,
+        created_at: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  return {
+    /**
+     * On start: create the first administrator from INIT_ADMIN_USER/INIT_ADMIN_PASSWORD, or, with no
+     * administrator at all, make sure a set-up token exists and say where it is.
+     */
+    async bootstrap(): Promise<void> {
+      if (await adminExists()) return;
+      if (config.initAdminUser && config.initAdminPassword) {
+        await createAdmin(config.initAdminUser, config.initAdminPassword);
+        await removeSetupToken(config.dataDir);
+        log.info(`已按 INIT_ADMIN_USER 创建管理员 ${config.initAdminUser}`);
+        return;
+      }
+      const token = await ensureSetupToken(config.dataDir);
+      log.warn(
+        `系统尚未初始化。初始化令牌（setup token）：${token} ——也保存在 ${config.dataDir}/setup-token，打开网页的登录页完成初始化`,
+      );
+    },
+
+    async startAuth(input: StartAuthBody, client: ClientInfo): Promise<StartAuthData> {
+      if (await adminExists()) throw ApiError.conflict('系统已经初始化，请直接登录');
+      throttle.check(client.ip, 'setup');
+      if (!(await matchesSetupToken(config.dataDir, input.setupToken))) {
+        throttle.failed(client.ip, 'setup');
+        throw ApiError.forbidden('初始化令牌不正确：请查看服务器日志或数据目录下的 setup-token 文件');
+      }
+      // Two racing set-ups: the unique username and the second adminExists check keep one winner.
+      const id = await createAdmin(input.username.trim(), input.password);
+      await removeSetupToken(config.dataDir);
+      const token = await sessions.issue('system', id, client);
+      return { token, role: 'admin', username: input.username.trim() };
+    },
+
+    async login(input: LoginBody, client: ClientInfo): Promise<LoginData> {
+      const username = input.username.trim();
+      throttle.check(client.ip, `system:${username}`);
+      const account = await db
+        .selectFrom('system_accounts')
+        .selectAll()
+        .where('username', '=', username)
+        .executeTakeFirst();
+      const valid = await verifyPassword(input.password, account?.password_hash ?? null);
+      if (!account || !valid) {
+        throttle.failed(client.ip, `system:${username}`);
+        throw ApiError.badRequest(WRONG_CREDENTIALS);
+      }
+      if (account.enabled !== 1) throw ApiError.forbidden('该账号已被停用，请联系管理员');
+      throttle.succeeded(`system:${username}`);
+      await db
+        .updateTable('system_accounts')
+        .set({ last_login_at: Date.now() })
+        .where('id', '=', account.id)
+        .execute();
+      const token = await sessions.issue('system', account.id, client);
+      return { token, role: account.role, username: account.username };
+    },
+
+    async loginEmail(input: LoginEmailBody, client: ClientInfo): Promise<LoginEmailData> {
+      const address = input.email.trim().toLowerCase();
+      throttle.check(client.ip, `mailbox:${address}`);
+      const mailbox = await db
+        .selectFrom('mailboxes')
+        .selectAll()
+        .where('address', '=', address)
+        .where('kind', '=', 'account')
+        .executeTakeFirst();
+      const valid = await verifyPassword(input.password, mailbox?.password_hash ?? null);
+      if (!mailbox || !valid) {
+        throttle.failed(client.ip, `mailbox:${address}`);
+        throw ApiError.badRequest(WRONG_MAILBOX_CREDENTIALS);
+      }
+      if (mailbox.enabled !== 1) throw ApiError.forbidden('该邮箱已被停用，请联系管理员');
+      if (mailbox.expires_at !== null && mailbox.expires_at <= Date.now()) {
+        throw ApiError.forbidden('该邮箱已过期，请续期后再登录');
+      }
+      throttle.succeeded(`mailbox:${address}`);
+      const token = await sessions.issue('mailbox', mailbox.id, client);
+      return { token, email: mailbox.address };
+    },
+
+    /**
+     * Registers a mailbox on a domain open for registration. Without a password it is a temporary
+     * mailbox: it expires after the configured hours and is reached by its session token only.
+     */
+    async regEmail(input: RegEmailBody, client: ClientInfo): Promise<RegEmailData> {
+      const current = await settings.get();
+      if (!current.registrationOpen) throw ApiError.forbidden('本站暂未开放注册');
+      if (registrations.hit(client.ip) > REGISTRATIONS_PER_HOUR) {
+        throw ApiError.tooMany('注册过于频繁，请一小时后再试', 3600);
+      }
+      const domain = await db
+        .selectFrom('domains')
+        .select(['id', 'name', 'owner_id', 'public_registration'])
+        .where('id', '=', input.domainId)
+        .executeTakeFirst();
+      if (domain?.public_registration !== 1) throw ApiError.badRequest('该域名不开放注册，请选择其他域名');
+      const chosen = input.localPart !== undefined;
+      const password = input.password ? await hashPassword(input.password) : null;
+      const now = Date.now();
+      const expiresAt = password === null ? now + current.temporaryMailboxHours * HOUR : null;
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const localPart = (input.localPart ?? randomLocalPart()).toLowerCase();
+        const address = `${localPart}@${domain.name}`;
+        const taken = await db
+          .selectFrom('mailboxes')
+          .select('id')
+          .where('address', '=', address)
+          .executeTakeFirst();
+        if (taken) {
+          if (chosen) throw ApiError.conflict(`邮箱 ${address} 已被占用，请换一个前缀`);
+          continue;
+        }
+        const row = await db
+          .insertInto('mailboxes')
+          .values({
+            address,
+            local_part: localPart,
+            domain_id: domain.id,
+            owner_id: domain.owner_id,
+            kind: 'account',
+            password_hash: password,
+            enabled: 1,
+            quota_bytes: current.defaultQuotaBytes,
+            used_bytes: 0,
+            expires_at: expiresAt,
+            source: password === null ? 'temporary' : 'register',
+            note: '',
+            created_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const token = await sessions.issue('mailbox', row.id, client, expiresAt);
+        return { token, email: address, expiresAt: toIso(expiresAt) };
+      }
+      throw ApiError.conflict('生成随机邮箱失败，请重试');
+    },
+
+    async logout(auth: AuthContext): Promise<void> {
+      await sessions.revoke(auth.sessionId);
+    },
+
+    /**
+     * Changes the caller's own password. Every session of the account ends, this one included; the
+     * caller gets a fresh token to carry on.
+     */
+    async changePassword(
+      auth: AuthContext,
+      input: ChangePasswordBody,
+      client: ClientInfo,
+    ): Promise<{ token: string }> {
+      const throttleKey = `change:${auth.role}:${auth.accountId ?? auth.mailboxId}`;
+      throttle.check(client.ip, throttleKey);
+      if (auth.role === 'mailbox') {
+        const mailbox = await db
+          .selectFrom('mailboxes')
+          .select(['id', 'password_hash'])
+          .where('id', '=', auth.mailboxId ?? -1)
+          .executeTakeFirstOrThrow();
+        if (mailbox.password_hash === null) {
+          throw ApiError.badRequest('临时邮箱没有密码，无法修改密码');
+        }
+        if (!(await verifyPassword(input.oldPassword, mailbox.password_hash))) {
+          throttle.failed(client.ip, throttleKey);
+          throw ApiError.badRequest('原密码不正确');
+        }
+        await db
+          .updateTable('mailboxes')
+          .set({ password_hash: await hashPassword(input.newPassword) })
+          .where('id', '=', mailbox.id)
+          .execute();
+        await sessions.revokeAll('mailbox', mailbox.id);
+        return { token: await sessions.issue('mailbox', mailbox.id, client) };
+      }
+      const account = await db
+        .selectFrom('system_accounts')
+        .select(['id', 'password_hash'])
+        .where('id', '=', auth.accountId ?? -1)
+        .executeTakeFirstOrThrow();
+      if (!(await verifyPassword(input.oldPassword, account.password_hash))) {
+        throttle.failed(client.ip, throttleKey);
+        throw ApiError.badRequest('原密码不正确');
+      }
+      await db
+        .updateTable('system_accounts')
+        .set({ password_hash: await hashPassword(input.newPassword) })
+        .where('id', '=', account.id)
+        .execute();
+      await sessions.revokeAll('system', account.id);
+      return { token: await sessions.issue('system', account.id, client) };
+    },
+
+    adminExists,
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,43 @@
+import { DEFAULT_SYSTEM_SETTINGS, type SystemSettings } from '@youju/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+
+/**
+ * System settings, one row per key holding JSON. Read from the database on each use so that every
+ * process sees a change at once; the table is tiny.
+ */
+export function createSettingsService(db: Kysely<Database>) {
+  return {
+    async get(): Promise<SystemSettings> {
+      const rows = await db.selectFrom('settings').selectAll().execute();
+      const stored: Record<string, unknown> = {};
+      for (const row of rows) {
+        try {
+          stored[row.key] = JSON.parse(row.value);
+        } catch {
+          // A corrupt value falls back to the default rather than breaking every page.
+        }
+      }
+      const settings = { ...DEFAULT_SYSTEM_SETTINGS };
+      for (const key of Object.keys(settings) as (keyof SystemSettings)[]) {
+        if (key in stored) (settings as Record<string, unknown>)[key] = stored[key];
+      }
+      return settings;
+    },
+
+    async update(changes: Partial<SystemSettings>): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        for (const [key, value] of Object.entries(changes)) {
+          if (value === undefined) continue;
+          await trx
+            .insertInto('settings')
+            .values({ key, value: JSON.stringify(value) })
+            .onConflict((conflict) => conflict.column('key').doUpdateSet({ value: JSON.stringify(value) }))
+            .execute();
+        }
+      });
+    },
+  };
+}
+
+export type SettingsService = ReturnType<typeof createSettingsService>;

@@ -1,0 +1,85 @@
+import { FieldLabels } from '@youju/contract';
+import { Ajv, type ErrorObject, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+
+// ajv-formats is CommonJS; under NodeNext its default export is the module object.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+function buildAjv(options: Options): Ajv {
+  const ajv = new Ajv({
+    removeAdditional: true,
+    useDefaults: true,
+    allErrors: false,
+    strict: false,
+    ...options,
+  });
+  addFormats(ajv);
+  return ajv;
+}
+
+/**
+ * Two validators: JSON bodies are checked as sent (a number where text is expected is a 400,
+ * API.md "Conventions"), while query strings and path parameters, which are always text, are
+ * coerced to the declared types.
+ */
+export function installValidators(app: FastifyInstance): void {
+  const bodyAjv = buildAjv({ coerceTypes: false });
+  const textAjv = buildAjv({ coerceTypes: 'array' });
+  const compiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+    (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+  app.setValidatorCompiler(compiler);
+}
+
+function label(field: string): string {
+  const known = FieldLabels[field];
+  return known ? `${known}（${field}）` : field;
+}
+
+/** Turns the first validation error into a Chinese message that names the field. */
+export function validationMessage(errors: ErrorObject[], part: string | undefined): string {
+  const error = errors[0];
+  if (!error) return '请求参数有误';
+  const path = error.instancePath.split('/').filter(Boolean);
+  const field = path.find((segment) => !/^\d+$/.test(segment)) ?? '';
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `缺少参数：${label(String(params.missingProperty))}`;
+    case 'type':
+      if (!field) return part === 'body' ? '请求体必须是 JSON 对象' : '请求参数有误';
+      return `参数 ${label(field)} 类型不正确，应为${typeName(String(params.type))}`;
+    case 'minLength':
+      return `参数 ${label(field)} 至少需要 ${params.limit} 个字符`;
+    case 'maxLength':
+      return `参数 ${label(field)} 最多 ${params.limit} 个字符`;
+    case 'minimum':
+      return `参数 ${label(field)} 不能小于 ${params.limit}`;
+    case 'maximum':
+      return `参数 ${label(field)} 不能大于 ${params.limit}`;
+    case 'minItems':
+      return `参数 ${label(field)} 至少需要 ${params.limit} 项`;
+    case 'maxItems':
+      return `参数 ${label(field)} 最多 ${params.limit} 项`;
+    case 'pattern':
+    case 'format':
+      return `参数 ${label(field)} 格式不正确`;
+    default:
+      return field ? `参数 ${label(field)} 的值不正确` : '请求参数有误';
+  }
+}
+
+function typeName(type: string): string {
+  const names: Record<string, string> = {
+    string: '文本',
+    integer: '整数',
+    number: '数字',
+    boolean: '布尔值（true/false）',
+    array: '数组',
+    object: '对象',
+  };
+  return type
+    .split(',')
+    .map((t) => names[t] ?? t)
+    .join('或');
+}

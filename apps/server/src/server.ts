@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+
+/** Entry point: validate the configuration, build the app, listen, shut down cleanly. */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
+    config = loadConfig(process.env, { webRoot: existsSync(webRoot) ? webRoot : null });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`配置错误：${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const app = await buildApp(config);
+  if (!config.webRoot) app.log.warn('未找到网页客户端（apps/web/dist），只提供 API；运行 npm run build 生成');
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

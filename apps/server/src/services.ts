@@ -1,0 +1,30 @@
+import type { Kysely } from 'kysely';
+import type { Config } from './config.js';
+import type { Engine } from './db/database.js';
+import type { Database } from './db/schema.js';
+import { createAuthService } from './modules/auth/auth-service.js';
+import { createDomainService } from './modules/domains/domain-service.js';
+import { createSessionService } from './modules/sessions/session-service.js';
+import { createSettingsService } from './modules/settings/settings-service.js';
+import { createSystemAccountService } from './modules/system-accounts/system-account-service.js';
+
+interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/** The domain services, wired once per app. They know nothing about HTTP or SMTP. */
+export function createServices(db: Kysely<Database>, engine: Engine, config: Config, log: Logger) {
+  const sessions = createSessionService(db);
+  const settings = createSettingsService(db);
+  return {
+    engine,
+    sessions,
+    settings,
+    auth: createAuthService({ db, config, sessions, settings, log }),
+    systemAccounts: createSystemAccountService(db, sessions),
+    domains: createDomainService(db),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,122 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config.js';
+
+/**
+ * The database engine a test run uses: `YOUJU_TEST_ENGINE=postgres` with `TEST_DATABASE_URL` (an
+ * administrative connection; each test server gets a fresh database there), SQLite otherwise.
+ */
+export const testEngine: 'sqlite' | 'postgres' =
+  process.env.YOUJU_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+
+export interface TestServer {
+  app: FastifyInstance;
+  config: Config;
+  baseUrl: string;
+  dataDir: string;
+  /** Calls the API over real HTTP and returns status and parsed body. */
+  api<T = any>(
+    method: string,
+    path: string,
+    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: T }>;
+  /** Logs in as the administrator created at start and returns the token. */
+  adminToken(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const ADMIN_USER = 'admin';
+export const ADMIN_PASSWORD = 'admin-password-1';
+
+async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  if (!adminUrl) throw new Error('YOUJU_TEST_ENGINE=postgres needs TEST_DATABASE_URL');
+  const name = `youju_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** Starts a real server on a loopback port with its own data directory and database. */
+export async function startTestServer(
+  options: { env?: Record<string, string>; initAdmin?: boolean; webRoot?: string | null } = {},
+): Promise<TestServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'youju-test-'));
+  const postgres = testEngine === 'postgres' ? await createPostgresDatabase() : null;
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SMTP_PORT: '0',
+    MAIL_HOSTNAME: 'mx.youju.test',
+    ...(options.initAdmin === false
+      ? {}
+      : { INIT_ADMIN_USER: ADMIN_USER, INIT_ADMIN_PASSWORD: ADMIN_PASSWORD }),
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+    ...options.env,
+  };
+  const config = loadConfig(env, { webRoot: options.webRoot ?? null, logLevel: 'silent' });
+  const app = await buildApp(config, { logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+
+  const api: TestServer['api'] = async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    }
+    const response = await fetch(`${baseUrl}/api/${path.replace(/^\//, '')}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // leave as text
+    }
+    return { status: response.status, body: parsed as never };
+  };
+
+  let cachedAdminToken: string | null = null;
+  return {
+    app,
+    config,
+    baseUrl,
+    dataDir,
+    api,
+    async adminToken() {
+      if (cachedAdminToken) return cachedAdminToken;
+      const { body } = await api('POST', 'login', {
+        body: { username: ADMIN_USER, password: ADMIN_PASSWORD },
+      });
+      if (body.error !== 0) throw new Error(`admin login failed: ${JSON.stringify(body)}`);
+      cachedAdminToken = body.data.token as string;
+      return cachedAdminToken;
+    },
+    async close() {
+      await app.close();
+      await postgres?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
