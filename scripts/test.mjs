@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// `npm test`: every suite. Builds first (browser and crash tests run the built server), then runs
+// the contract, web and server suites, the server suite again on PostgreSQL when one is reachable,
+// and the browser suite. Ends with one line summing them all: "N passed, N failed".
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const reports = mkdtempSync(join(tmpdir(), 'youju-test-reports-'));
+const vitest = join(root, 'node_modules/vitest/vitest.mjs');
+
+async function findPostgres() {
+  const candidates = [
+    process.env.TEST_DATABASE_URL,
+    process.env.DATABASE_URL,
+    'postgres://postgres:postgres@127.0.0.1:5432/postgres',
+  ].filter(Boolean);
+  for (const url of candidates) {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+    try {
+      await client.connect();
+      await client.query('select 1');
+      await client.end();
+      return url;
+    } catch {
+      await client.end().catch(() => {});
+    }
+  }
+  return null;
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const lines = [];
+
+function suite(label, project, env = {}) {
+  const output = join(reports, `${label.replace(/\W+/g, '-')}.json`);
+  console.log(`\n=== ${label} ===`);
+  const result = spawnSync(
+    process.execPath,
+    [vitest, 'run', '--project', project, '--passWithNoTests', '--reporter=default', '--reporter=json', `--outputFile.json=${output}`],
+    { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } },
+  );
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  if (existsSync(output)) {
+    const report = JSON.parse(readFileSync(output, 'utf8'));
+    passed = report.numPassedTests ?? 0;
+    failed = (report.numFailedTests ?? 0) + (report.numRuntimeErrorTestSuites ?? 0);
+    skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+    // A file that failed to load counts as a failure even when it reported no test.
+    for (const file of report.testResults ?? []) {
+      if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) failed += 1;
+    }
+  }
+  if (result.status !== 0 && failed === 0) failed = 1;
+  totals.passed += passed;
+  totals.failed += failed;
+  totals.skipped += skipped;
+  lines.push(`${label}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+}
+
+const build = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) {
+  console.log('\n0 passed, 1 failed');
+  process.exit(1);
+}
+
+suite('contract', 'contract');
+suite('web (unit)', 'web');
+suite('server on SQLite', 'server', { YOUJU_TEST_ENGINE: 'sqlite' });
+const postgresUrl = await findPostgres();
+if (postgresUrl) {
+  suite('server on PostgreSQL', 'server', { YOUJU_TEST_ENGINE: 'postgres', TEST_DATABASE_URL: postgresUrl });
+} else {
+  lines.push('server on PostgreSQL: not run (no PostgreSQL reachable; set TEST_DATABASE_URL)');
+  if (process.env.CI) totals.failed += 1;
+}
+if (existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
+  suite('browser', 'browser', { YOUJU_TEST_ENGINE: 'sqlite' });
+} else {
+  lines.push('browser: not run (Chromium not found at /usr/bin/chromium)');
+  if (process.env.CI) totals.failed += 1;
+}
+
+console.log('\n=== summary ===');
+for (const line of lines) console.log(line);
+console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+process.exit(totals.failed > 0 ? 1 : 0);
