@@ -1,0 +1,20 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { loadStartupVariables } from '../lib/variables';
+import { AppProvider } from './provider';
+import { AppRouter } from './router';
+
+// Seed section 4: the variables call is made once at start-up. It runs here, at module level, so that
+// React's development double effects cannot repeat it.
+void loadStartupVariables();
+
+const container = document.getElementById('root');
+if (!container) throw new Error('页面缺少 #root 容器');
+
+createRoot(container).render(
+  <StrictMode>
+    <AppProvider>
+      <AppRouter />
+    </AppProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,98 @@
+import type { UserScreen } from '@youju/contract';
+import {
+  createBrowserRouter,
+  Outlet,
+  type RouteObject,
+  RouterProvider,
+  redirect,
+  ScrollRestoration,
+} from 'react-router-dom';
+import { PageLoading } from '../components/page-loading';
+import { paths, publicRoutes, userRoute, userScreens } from '../config/routes';
+import { registerNavigator } from '../lib/navigation';
+import { progress } from '../lib/progress';
+import { RouteError } from './route-error';
+import { guardRoute, landOnFirstScreen, requireSession } from './route-guards';
+
+/** Screen modules of /user; a screen is routed only when it is both registered and built. */
+const userScreenModules: Partial<Record<UserScreen, RouteObject['lazy']>> = {
+  inbox: () => import('./routes/user/inbox'),
+  sysAccount: () => import('./routes/user/sys-account'),
+};
+
+function RootView() {
+  return (
+    <>
+      <Outlet />
+      <ScrollRestoration />
+    </>
+  );
+}
+
+/** Seed section 2, route by route. */
+const routes: RouteObject[] = [
+  {
+    element: <RootView />,
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <PageLoading />,
+    children: [
+      { index: true, loader: () => redirect(paths.home) },
+      {
+        lazy: () => import('./layouts/public-layout'),
+        children: [
+          {
+            path: publicRoutes.home.path,
+            loader: guardRoute(publicRoutes.home),
+            lazy: () => import('./routes/home'),
+          },
+          {
+            path: publicRoutes.use.path,
+            loader: guardRoute(publicRoutes.use),
+            lazy: () => import('./routes/use'),
+          },
+          {
+            path: publicRoutes.store.path,
+            loader: guardRoute(publicRoutes.store),
+            lazy: () => import('./routes/store'),
+          },
+        ],
+      },
+      {
+        path: publicRoutes.auth.path,
+        loader: guardRoute(publicRoutes.auth),
+        lazy: () => import('./routes/auth'),
+      },
+      {
+        path: userRoute.path,
+        loader: requireSession,
+        lazy: () => import('./layouts/user-layout'),
+        children: [
+          { index: true, loader: landOnFirstScreen },
+          ...userScreens.flatMap((entry) => {
+            const lazy = userScreenModules[entry.screen];
+            return lazy ? [{ path: entry.path, loader: guardRoute(entry), lazy }] : [];
+          }),
+        ],
+      },
+      { path: '*', loader: () => redirect(paths.root) },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);
+
+registerNavigator((url) => {
+  void router.navigate(url);
+});
+
+// The progress bar runs while the router loads the next screen (its code, its guard) and stops once
+// the screen shows (seed sections 2 and 9).
+if (!router.state.initialized) progress.start();
+router.subscribe((state) => {
+  if (state.initialized && state.navigation.state === 'idle') progress.done();
+  else progress.start();
+});
+
+export function AppRouter() {
+  return <RouterProvider router={router} />;
+}

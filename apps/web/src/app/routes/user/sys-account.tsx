@@ -1,0 +1,5 @@
+import { SysAccountTable } from '../../../features/sys-accounts/components/sys-account-table';
+
+export function Component() {
+  return <SysAccountTable />;
+}

@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { OpenDomain } from '@youju/contract';
+import { callApi } from '../../../lib/api-error';
+
+/** GET /api/getArrDomains: domains open for free registration. */
+export function getOpenDomains(): Promise<OpenDomain[]> {
+  return callApi<OpenDomain[]>({ method: 'GET', url: '/getArrDomains' });
+}
+
+export function getOpenDomainsQueryOptions() {
+  return queryOptions({ queryKey: ['open-domains'], queryFn: getOpenDomains });
+}
+
+export function useOpenDomains(enabled = true) {
+  return useQuery({ ...getOpenDomainsQueryOptions(), enabled });
+}

@@ -1,0 +1,15 @@
+import { useMutation } from '@tanstack/react-query';
+import { callApi } from '../../../lib/api-error';
+
+/** GET /api/user/logout: revokes the current token on the server. */
+export function logout(): Promise<unknown> {
+  return callApi({ method: 'GET', url: '/user/logout' });
+}
+
+/**
+ * The caller leaves whatever the server says (`onSettled`): a token the server no longer knows is as
+ * good as revoked, so a failed logout is not shown.
+ */
+export function useLogout(onSettled: () => Promise<void> | void) {
+  return useMutation({ mutationFn: logout, onSettled, meta: { silent: true } });
+}

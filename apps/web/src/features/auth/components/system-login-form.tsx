@@ -1,0 +1,26 @@
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import type { LoginBody } from '@youju/contract';
+import { Button, Form, Input } from 'antd';
+import { rules } from '../../../config/validation';
+import { useLogin } from '../api/login';
+
+interface SystemLoginFormProps {
+  onAuthenticated: (token: string) => Promise<void>;
+}
+
+export function SystemLoginForm({ onAuthenticated }: SystemLoginFormProps) {
+  const loginMutation = useLogin((data) => onAuthenticated(data.token));
+  return (
+    <Form<LoginBody> layout="vertical" onFinish={(values) => loginMutation.mutate(values)} autoComplete="on">
+      <Form.Item name="username" label="用户名" rules={rules.loginName}>
+        <Input prefix={<UserOutlined />} placeholder="系统账号用户名" autoComplete="username" />
+      </Form.Item>
+      <Form.Item name="password" label="密码" rules={rules.loginPassword}>
+        <Input.Password prefix={<LockOutlined />} placeholder="密码" autoComplete="current-password" />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" block loading={loginMutation.isPending}>
+        登录
+      </Button>
+    </Form>
+  );
+}

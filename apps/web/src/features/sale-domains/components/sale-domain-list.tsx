@@ -1,0 +1,46 @@
+import { GlobalOutlined } from '@ant-design/icons';
+import type { SaleDomain } from '@youju/contract';
+import { Alert, Card, Col, Empty, Row, Skeleton, Statistic, Typography } from 'antd';
+import { useSettingsStore } from '../../../stores/settings-store';
+import { useSaleDomains } from '../api/get-sale-domains';
+
+/** Prices travel in fen (分); people read yuan (元). */
+export function formatYuan(fen: number): string {
+  return (fen / 100).toFixed(2);
+}
+
+function stockText(stock: SaleDomain['stock']): string {
+  return stock === null || stock === undefined ? '库存充足' : `剩余 ${stock} 个`;
+}
+
+/** Domains whose mailboxes the store sells, with their price per mailbox. */
+export function SaleDomainList() {
+  const storeOpen = useSettingsStore((state) => state.settings.storeOpen);
+  const domainsQuery = useSaleDomains(storeOpen !== false);
+
+  if (storeOpen === false) {
+    return <Alert type="info" showIcon title="商店当前已关闭" description="站点管理员关闭了邮箱销售。" />;
+  }
+  if (domainsQuery.isPending) return <Skeleton active />;
+  if (domainsQuery.isError) {
+    return <Alert type="error" showIcon title="在售域名读取失败" description={domainsQuery.error.message} />;
+  }
+  if (domainsQuery.data.length === 0) {
+    return <Empty description="暂无在售的邮箱域名" />;
+  }
+  return (
+    <Row gutter={[16, 16]}>
+      {domainsQuery.data.map((domain) => (
+        <Col key={domain.id} xs={24} sm={12} lg={8}>
+          <Card>
+            <Typography.Title level={4} style={{ marginTop: 0 }}>
+              <GlobalOutlined /> {domain.name}
+            </Typography.Title>
+            <Statistic title="邮箱价格" value={formatYuan(domain.price)} suffix="元 / 个" />
+            <Typography.Text type="secondary">{stockText(domain.stock)}</Typography.Text>
+          </Card>
+        </Col>
+      ))}
+    </Row>
+  );
+}

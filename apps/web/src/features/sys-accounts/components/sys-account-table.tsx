@@ -1,0 +1,136 @@
+import { PlusOutlined } from '@ant-design/icons';
+import type { SysAccount } from '@youju/contract';
+import { Button, Card, Popconfirm, Space, Switch, Table, type TableProps, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { roleLabel } from '../../../config/labels';
+import { formatTime } from '../../../lib/dayjs';
+import { showSuccessMessage } from '../../../lib/feedback';
+import { usePermissionStore } from '../../../stores/permission-store';
+import { useDeleteSysAccount } from '../api/delete-sys-account';
+import { useEditSysAccount } from '../api/edit-sys-account';
+import { useSysAccounts } from '../api/get-sys-accounts';
+import { SysAccountFormDialog } from './sys-account-form-dialog';
+
+type DialogState = { open: false } | { open: true; account: SysAccount | null };
+
+function limitText(limit: number): string {
+  return limit === 0 ? '不限' : String(limit);
+}
+
+/** System accounts of the service: list, create, edit, enable or disable, delete. */
+export function SysAccountTable() {
+  const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
+  const [dialog, setDialog] = useState<DialogState>({ open: false });
+  const currentName = usePermissionStore((state) => state.permissionData.name);
+  const accountsQuery = useSysAccounts(paging);
+  const toggleMutation = useEditSysAccount((account) =>
+    showSuccessMessage(account.enabled ? `已启用账号 ${account.username}` : `已停用账号 ${account.username}`),
+  );
+  const deleteMutation = useDeleteSysAccount(() => showSuccessMessage('账号已删除'));
+  const data = accountsQuery.data;
+
+  const columns: TableProps<SysAccount>['columns'] = [
+    {
+      title: '用户名',
+      dataIndex: 'username',
+      render: (username: string) => (
+        <Space size={4}>
+          <Typography.Text strong>{username}</Typography.Text>
+          {username === currentName && <Tag color="blue">当前账号</Tag>}
+        </Space>
+      ),
+    },
+    {
+      title: '角色',
+      dataIndex: 'role',
+      render: (role: SysAccount['role']) => (
+        <Tag color={role === 'admin' ? 'gold' : 'default'}>{roleLabel(role)}</Tag>
+      ),
+    },
+    {
+      title: '状态',
+      dataIndex: 'enabled',
+      render: (enabled: boolean, account) => (
+        <Switch
+          checked={enabled}
+          checkedChildren="启用"
+          unCheckedChildren="停用"
+          aria-label={`启用或停用账号 ${account.username}`}
+          disabled={account.username === currentName}
+          loading={toggleMutation.isPending && toggleMutation.variables?.id === account.id}
+          onChange={(checked) => toggleMutation.mutate({ id: account.id, enabled: checked })}
+        />
+      ),
+    },
+    { title: '域名上限', dataIndex: 'maxDomains', render: limitText },
+    { title: '邮箱上限', dataIndex: 'maxMailboxes', render: limitText },
+    { title: '创建时间', dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
+    {
+      title: '最后登录',
+      dataIndex: 'lastLoginAt',
+      render: (value: string | null) => formatTime(value, '从未登录'),
+    },
+    {
+      title: '操作',
+      key: 'actions',
+      render: (_value, account) => (
+        <Space>
+          <Button type="link" size="small" onClick={() => setDialog({ open: true, account })}>
+            编辑
+          </Button>
+          <Popconfirm
+            title={`删除账号 ${account.username}？`}
+            description="删除后该账号无法再登录，此操作不可撤销。"
+            okText="删除"
+            cancelText="取消"
+            okButtonProps={{ danger: true, loading: deleteMutation.isPending }}
+            onConfirm={() => deleteMutation.mutateAsync(account.id)}
+            disabled={account.username === currentName}
+          >
+            <Button type="link" size="small" danger disabled={account.username === currentName}>
+              删除
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <Card
+      title="系统账号"
+      extra={
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => setDialog({ open: true, account: null })}
+        >
+          新建账号
+        </Button>
+      }
+    >
+      <Table<SysAccount>
+        rowKey="id"
+        columns={columns}
+        dataSource={data?.list ?? []}
+        loading={accountsQuery.isFetching}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: '暂无系统账号' }}
+        pagination={{
+          current: paging.page,
+          pageSize: paging.pageSize,
+          total: data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => `共 ${total} 个账号`,
+          onChange: (page, pageSize) => setPaging({ page, pageSize }),
+        }}
+      />
+      <SysAccountFormDialog
+        key={dialog.open ? (dialog.account?.id ?? 'new') : 'closed'}
+        open={dialog.open}
+        account={dialog.open ? dialog.account : null}
+        onClose={() => setDialog({ open: false })}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,67 @@
+import {
+  cleanDecryptedText,
+  decryptPermissionData,
+  type Envelope,
+  type GetVarResponse,
+} from '@youju/contract';
+import { env } from '../config/env';
+import { usePermissionStore } from '../stores/permission-store';
+import { useSettingsStore } from '../stores/settings-store';
+import { request } from './api-client';
+import { showErrorNotification } from './feedback';
+
+/** getVar puts its payload at the top level of the envelope (API.md "Conventions"). */
+export type VariablesResponse = Envelope & Partial<Pick<GetVarResponse, 'permissionData' | 'settings'>>;
+
+/** applied: stores updated · rejected: the server answered error ≠ 0 · failed: an exception (network, cipher) */
+export type VariablesOutcome = 'applied' | 'rejected' | 'failed';
+
+export function fetchVariables(): Promise<VariablesResponse> {
+  return request({ method: 'GET', url: '/getVar' });
+}
+
+/**
+ * Seed section 4: permissionData is decrypted, stripped of control characters and line or paragraph
+ * separators, trimmed and stored; settings are stored as received.
+ */
+function applyVariables(response: VariablesResponse): void {
+  const plaintext = decryptPermissionData(response.permissionData ?? '', env.permissionKey);
+  usePermissionStore.getState().setPermissionText(cleanDecryptedText(plaintext));
+  useSettingsStore.getState().setSettings(response.settings);
+}
+
+/** One variables call. Error ≠ 0 shows msg as an error notification; an exception is only logged. */
+export async function loadVariables(): Promise<VariablesOutcome> {
+  try {
+    const response = await fetchVariables();
+    if (response.error !== 0) {
+      showErrorNotification(response.msg);
+      return 'rejected';
+    }
+    applyVariables(response);
+    return 'applied';
+  } catch (error) {
+    console.error('读取站点变量失败', error);
+    return 'failed';
+  }
+}
+
+let startup: Promise<VariablesOutcome> | null = null;
+let latest: Promise<VariablesOutcome> | null = null;
+
+/** Re-reads the variables, e.g. after a login or logout so that menus match the new role. */
+export function refreshVariables(): Promise<VariablesOutcome> {
+  latest = loadVariables();
+  return latest;
+}
+
+/** The start-up call: made once per page load, however often it is asked for. */
+export function loadStartupVariables(): Promise<VariablesOutcome> {
+  startup ??= refreshVariables();
+  return startup;
+}
+
+/** Resolves when the most recent variables call has finished (starting the start-up call if needed). */
+export function variablesSettled(): Promise<VariablesOutcome> {
+  return latest ?? loadStartupVariables();
+}
