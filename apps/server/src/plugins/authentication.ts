@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { ApiError } from '../lib/api-error.js';
 import type { AuthContext, ClientInfo } from '../modules/sessions/session-service.js';
 
@@ -33,7 +33,7 @@ export function installAuthentication(app: FastifyInstance): void {
 }
 
 /** Resolves the bearer token if there is one; never refuses (for public calls such as getVar). */
-export function optionalLogin(app: FastifyInstance): preHandlerAsyncHookHandler {
+export function optionalLogin(app: FastifyInstance): onRequestAsyncHookHandler {
   return async (request) => {
     const token = bearer(request);
     request.auth = token ? await app.services.sessions.authenticate(token) : null;
@@ -44,7 +44,7 @@ export function optionalLogin(app: FastifyInstance): preHandlerAsyncHookHandler 
  * Lets the call through only for a logged-in caller with one of `roles`. No or a bad token gives
  * error 302 with url /auth (API.md); a wrong role gives 403.
  */
-export function requireRole(app: FastifyInstance, ...roles: CallerRole[]): preHandlerAsyncHookHandler {
+export function requireRole(app: FastifyInstance, ...roles: CallerRole[]): onRequestAsyncHookHandler {
   return async (request) => {
     const token = bearer(request);
     const auth = token ? await app.services.sessions.authenticate(token) : null;

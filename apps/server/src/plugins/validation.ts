@@ -7,7 +7,9 @@ import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 function buildAjv(options: Options): Ajv {
+  // verbose: errors carry their schema, whose `description` names the field in Chinese.
   const ajv = new Ajv({
+    verbose: true,
     removeAdditional: true,
     useDefaults: true,
     allErrors: false,
@@ -31,8 +33,9 @@ export function installValidators(app: FastifyInstance): void {
   app.setValidatorCompiler(compiler);
 }
 
-function label(field: string): string {
-  const known = FieldLabels[field];
+function label(field: string, schema?: unknown): string {
+  const described = (schema as { description?: unknown } | undefined)?.description;
+  const known = typeof described === 'string' ? described : FieldLabels[field];
   return known ? `${known}（${field}）` : field;
 }
 
@@ -43,29 +46,34 @@ export function validationMessage(errors: ErrorObject[], part: string | undefine
   const path = error.instancePath.split('/').filter(Boolean);
   const field = path.find((segment) => !/^\d+$/.test(segment)) ?? '';
   const params = error.params as Record<string, unknown>;
+  const describe = (name: string) => label(name, error.parentSchema);
   switch (error.keyword) {
-    case 'required':
-      return `缺少参数：${label(String(params.missingProperty))}`;
+    case 'required': {
+      const missing = String(params.missingProperty);
+      const properties = (error.parentSchema as { properties?: Record<string, unknown> } | undefined)
+        ?.properties;
+      return `缺少参数：${label(missing, properties?.[missing])}`;
+    }
     case 'type':
       if (!field) return part === 'body' ? '请求体必须是 JSON 对象' : '请求参数有误';
-      return `参数 ${label(field)} 类型不正确，应为${typeName(String(params.type))}`;
+      return `参数 ${describe(field)} 类型不正确，应为${typeName(String(params.type))}`;
     case 'minLength':
-      return `参数 ${label(field)} 至少需要 ${params.limit} 个字符`;
+      return `参数 ${describe(field)} 至少需要 ${params.limit} 个字符`;
     case 'maxLength':
-      return `参数 ${label(field)} 最多 ${params.limit} 个字符`;
+      return `参数 ${describe(field)} 最多 ${params.limit} 个字符`;
     case 'minimum':
-      return `参数 ${label(field)} 不能小于 ${params.limit}`;
+      return `参数 ${describe(field)} 不能小于 ${params.limit}`;
     case 'maximum':
-      return `参数 ${label(field)} 不能大于 ${params.limit}`;
+      return `参数 ${describe(field)} 不能大于 ${params.limit}`;
     case 'minItems':
-      return `参数 ${label(field)} 至少需要 ${params.limit} 项`;
+      return `参数 ${describe(field)} 至少需要 ${params.limit} 项`;
     case 'maxItems':
-      return `参数 ${label(field)} 最多 ${params.limit} 项`;
+      return `参数 ${describe(field)} 最多 ${params.limit} 项`;
     case 'pattern':
     case 'format':
-      return `参数 ${label(field)} 格式不正确`;
+      return `参数 ${describe(field)} 格式不正确`;
     default:
-      return field ? `参数 ${label(field)} 的值不正确` : '请求参数有误';
+      return field ? `参数 ${describe(field)} 的值不正确` : '请求参数有误';
   }
 }
 

@@ -49,18 +49,14 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { auth } = app.services;
   const anyone = requireRole(app, 'admin', 'user', 'mailbox');
 
-  app.get(
-    '/logout',
-    { preHandler: anyone, schema: { response: { 200: EmptyEnvelope } } },
-    async (request) => {
-      await auth.logout(caller(request));
-      return ok();
-    },
-  );
+  app.get('/logout', { onRequest: anyone, schema: { response: { 200: EmptyEnvelope } } }, async (request) => {
+    await auth.logout(caller(request));
+    return ok();
+  });
   app.post(
     '/changePassword',
     {
-      preHandler: anyone,
+      onRequest: anyone,
       schema: {
         body: ChangePasswordBody,
         response: { 200: Envelope(Type.Object({ token: Type.String() })) },

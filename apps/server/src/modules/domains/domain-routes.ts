@@ -17,22 +17,22 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/getDomains',
-    { preHandler: systemUser, schema: { response: { 200: Envelope(DomainList) } } },
+    { onRequest: systemUser, schema: { response: { 200: Envelope(DomainList) } } },
     async (request) => ok(await domains.list(caller(request))),
   );
   app.post(
     '/addDomain',
-    { preHandler: systemUser, schema: { body: AddDomainBody, response: { 200: Envelope(Domain) } } },
+    { onRequest: systemUser, schema: { body: AddDomainBody, response: { 200: Envelope(Domain) } } },
     async (request) => ok(await domains.add(caller(request), request.body)),
   );
   app.post(
     '/editDomain',
-    { preHandler: systemUser, schema: { body: EditDomainBody, response: { 200: Envelope(Domain) } } },
+    { onRequest: systemUser, schema: { body: EditDomainBody, response: { 200: Envelope(Domain) } } },
     async (request) => ok(await domains.edit(caller(request), request.body)),
   );
   app.post(
     '/delDomain',
-    { preHandler: systemUser, schema: { body: DelDomainBody, response: { 200: EmptyEnvelope } } },
+    { onRequest: systemUser, schema: { body: DelDomainBody, response: { 200: EmptyEnvelope } } },
     async (request) => {
       await domains.remove(caller(request), request.body.id, request.body.force ?? false);
       return ok();

@@ -17,22 +17,22 @@ export const systemAccountRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/getSysAccount',
-    { preHandler: admin, schema: { querystring: PageQuery, response: { 200: Envelope(Page(SysAccount)) } } },
+    { onRequest: admin, schema: { querystring: PageQuery, response: { 200: Envelope(Page(SysAccount)) } } },
     async (request) => ok(await systemAccounts.list(request.query)),
   );
   app.post(
     '/createSysAccount',
-    { preHandler: admin, schema: { body: CreateSysAccountBody, response: { 200: Envelope(SysAccount) } } },
+    { onRequest: admin, schema: { body: CreateSysAccountBody, response: { 200: Envelope(SysAccount) } } },
     async (request) => ok(await systemAccounts.create(request.body)),
   );
   app.post(
     '/editSysAccount',
-    { preHandler: admin, schema: { body: EditSysAccountBody, response: { 200: Envelope(SysAccount) } } },
+    { onRequest: admin, schema: { body: EditSysAccountBody, response: { 200: Envelope(SysAccount) } } },
     async (request) => ok(await systemAccounts.edit(request.body)),
   );
   app.post(
     '/delSysAccount',
-    { preHandler: admin, schema: { body: IdBody, response: { 200: EmptyEnvelope } } },
+    { onRequest: admin, schema: { body: IdBody, response: { 200: EmptyEnvelope } } },
     async (request) => {
       await systemAccounts.remove(caller(request), request.body.id);
       return ok();

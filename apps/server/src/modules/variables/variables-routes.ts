@@ -13,7 +13,7 @@ import { APP_VERSION } from '../../version.js';
 export const variablesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/getVar',
-    { preHandler: optionalLogin(app), schema: { response: { 200: GetVarResponse } } },
+    { onRequest: optionalLogin(app), schema: { response: { 200: GetVarResponse } } },
     async (request) => {
       const { settings: settingsService, auth, domains } = app.services;
       const [system, initialized, openDomains] = await Promise.all([
