@@ -21,6 +21,15 @@ declare module 'fastify' {
   }
 }
 
+/** What a request looks like in the log: never a token, even one passed in the query string. */
+function requestForLog(request: { method: string; url: string; ip?: string }) {
+  return {
+    method: request.method,
+    url: request.url.replace(/([?&](?:token|key)=)[^&]*/gi, '$1***'),
+    ip: request.ip,
+  };
+}
+
 /** JSON bodies are small; attachments go through the multipart upload with its own limit. */
 const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -41,6 +50,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         : {
             level: config.logLevel,
             redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+            serializers: { req: requestForLog },
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: JSON_BODY_LIMIT,

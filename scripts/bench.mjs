@@ -1,0 +1,134 @@
+#!/usr/bin/env node
+// `npm run bench`: measurements, never assertions. Builds if needed, then reports
+//  - the web client's size: entry chunk and total JavaScript, raw and gzip;
+//  - API latency on the built server (SQLite in a temp dir): getVar, login-protected list calls.
+// Benchmarks of mail live beside it in bench/ and are run from here when present.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
+
+function kib(bytes) {
+  return `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+function webSize() {
+  const dist = join(root, 'apps/web/dist');
+  const html = readFileSync(join(dist, 'index.html'), 'utf8');
+  const entry = /<script[^>]+src="\/?([^"]+\.js)"/.exec(html)?.[1];
+  const preloads = [...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/?([^"]+)"/g)].map(
+    (m) => m[1],
+  );
+  const firstPage = [entry, ...preloads].filter(Boolean);
+  let firstRaw = 0;
+  let firstGzip = 0;
+  for (const file of firstPage) {
+    const bytes = readFileSync(join(dist, file));
+    firstRaw += bytes.length;
+    firstGzip += gzipSync(bytes).length;
+  }
+  let totalRaw = 0;
+  let totalGzip = 0;
+  for (const file of readdirSync(join(dist, 'assets'))) {
+    if (!file.endsWith('.js')) continue;
+    const bytes = readFileSync(join(dist, 'assets', file));
+    totalRaw += bytes.length;
+    totalGzip += gzipSync(bytes).length;
+  }
+  console.log(
+    `web: first page JS ${kib(firstRaw)} (gzip ${kib(firstGzip)}) in ${firstPage.length} files; all JS ${kib(totalRaw)} (gzip ${kib(totalGzip)})`,
+  );
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function latency(label, url, init, total = 2000, concurrency = 16) {
+  const times = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        next++;
+        const t0 = performance.now();
+        const response = await fetch(url, init);
+        await response.arrayBuffer();
+        times.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  times.sort((a, b) => a - b);
+  const pick = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(2);
+  console.log(
+    `${label}: ${(times.length / seconds).toFixed(0)} req/s, p50 ${pick(0.5)} ms, p99 ${pick(0.99)} ms (${times.length} requests, ${concurrency} concurrent)`,
+  );
+}
+
+async function api() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'youju-bench-'));
+  const port = await freePort();
+  const server = spawn(process.execPath, ['apps/server/dist/server.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SMTP_PORT: String(await freePort()),
+      DATA_DIR: dataDir,
+      INIT_ADMIN_USER: 'bench',
+      INIT_ADMIN_PASSWORD: 'bench-password',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}/api`;
+  try {
+    for (let i = 0; i < 100; i++) {
+      try {
+        if ((await fetch(`${base}/getVar`)).ok) break;
+      } catch {}
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const login = await (
+      await fetch(`${base}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'bench', password: 'bench-password' }),
+      })
+    ).json();
+    const auth = { headers: { authorization: `Bearer ${login.data.token}` } };
+    await latency('getVar (anonymous)', `${base}/getVar`, {});
+    await latency('getVar (logged in)', `${base}/getVar`, auth);
+    await latency('user/getDomains', `${base}/user/getDomains`, auth);
+  } finally {
+    server.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+webSize();
+await api();
+const benchDir = join(root, 'bench');
+if (existsSync(benchDir)) {
+  for (const file of readdirSync(benchDir)
+    .filter((f) => f.endsWith('.mjs'))
+    .sort()) {
+    console.log(`\n--- ${file}`);
+    spawnSync(process.execPath, [join(benchDir, file)], { cwd: root, stdio: 'inherit' });
+  }
+}
