@@ -1,0 +1,96 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPage } from './support/browser';
+import { repositoryRoot } from './support/build';
+import { type RunningServer, startServer } from './support/server';
+
+/** echarts and its renderer zrender leave these names in their minified code. */
+const chartLibraryMarker = /echarts|zrender/;
+
+describe('routes (seed section 2)', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('/ redirects to /home', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/`);
+    await page.waitForURL(`${server.baseUrl}/home`);
+    await page.getByRole('link', { name: /注册 \/ 登录/ }).waitFor();
+    await context.close();
+  });
+
+  it('an unknown path goes to / and on to /home', async () => {
+    const { context, page } = await newPage(browser);
+    const visited: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) visited.push(new URL(frame.url()).pathname);
+    });
+    await page.goto(`${server.baseUrl}/no/such/page`);
+    await page.waitForURL(`${server.baseUrl}/home`);
+    expect(visited[0]).toBe('/no/such/page');
+    expect(new URL(page.url()).pathname).toBe('/home');
+    await context.close();
+  });
+
+  it('/user without a token goes to /auth, and /auth needs no login', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/user`);
+    await page.waitForURL(`${server.baseUrl}/auth`);
+    await page.goto(`${server.baseUrl}/user/sysAccount`);
+    await page.waitForURL(`${server.baseUrl}/auth`);
+    await page.getByRole('tab', { name: '系统账号登录' }).waitFor();
+    await context.close();
+  });
+
+  it('public pages share the navigation and show the store honestly', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/home`);
+    await page.getByRole('menuitem', { name: /使用说明/ }).click();
+    await page.waitForURL(`${server.baseUrl}/use`);
+    await page.getByText('注册或登录').waitFor();
+    await page.getByRole('menuitem', { name: /商店/ }).click();
+    await page.waitForURL(`${server.baseUrl}/store`);
+    await page.getByText('暂无在售的邮箱域名').waitFor();
+    await page
+      .getByRole('link', { name: /登\s*录/ })
+      .first()
+      .click();
+    await page.waitForURL(`${server.baseUrl}/auth`);
+    await context.close();
+  });
+
+  it('the first page loads no chart code; echarts lives in a chunk of its own', async () => {
+    const { context, page } = await newPage(browser);
+    const scripts: Array<{ url: string; body: string }> = [];
+    page.on('response', async (response) => {
+      if (response.request().resourceType() === 'script') {
+        scripts.push({ url: response.url(), body: await response.text() });
+      }
+    });
+    await page.goto(`${server.baseUrl}/home`, { waitUntil: 'networkidle' });
+    await page.getByRole('link', { name: /注册 \/ 登录/ }).waitFor();
+    expect(scripts.length).toBeGreaterThan(0);
+    const entry = await page.locator('script[type="module"][src]').getAttribute('src');
+    expect(scripts.some((script) => script.url.endsWith(entry ?? '<none>'))).toBe(true);
+    for (const script of scripts) expect(script.body, script.url).not.toMatch(chartLibraryMarker);
+
+    // The chart chunk exists in the build, so the check above is not vacuous.
+    const assets = join(repositoryRoot, 'apps/web/dist/assets');
+    const chartChunks = readdirSync(assets).filter(
+      (file) => file.endsWith('.js') && chartLibraryMarker.test(readFileSync(join(assets, file), 'utf8')),
+    );
+    expect(chartChunks.length).toBeGreaterThan(0);
+    await context.close();
+  });
+});

@@ -1,0 +1,120 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { latinWords, launchBrowser, loginThroughForm, newPage } from './support/browser';
+import { type RunningServer, startServer } from './support/server';
+
+describe('session: login, stores, expiry, logout', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('logs in through the form, lands on /user/inbox and sends the bearer token afterwards', async () => {
+    const { context, page } = await newPage(browser);
+    await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
+    await page.getByText('暂无邮件').waitFor();
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    expect(token).toMatch(/\S{16,}/);
+
+    const authorizations: Array<string | undefined> = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/')) authorizations.push(request.headers().authorization);
+    });
+    await page.getByRole('menuitem', { name: /系统账号/ }).click();
+    await page.waitForURL(`${server.baseUrl}/user/sysAccount`);
+    await page.getByRole('cell', { name: new RegExp(server.adminUser) }).first().waitFor();
+    expect(authorizations.length).toBeGreaterThan(0);
+    expect(authorizations).toContain(`Bearer ${token}`);
+    await context.close();
+  });
+
+  it('mirrors the permission and settings stores in local storage', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/home`, { waitUntil: 'networkidle' });
+    const anonymous = await page.evaluate(() => ({
+      permission: JSON.parse(localStorage.getItem('permission_') ?? 'null'),
+      settings: JSON.parse(localStorage.getItem('settings_') ?? 'null'),
+    }));
+    expect(anonymous.permission).toEqual({ role: 'anonymous', permissions: [] });
+    expect(anonymous.settings).toMatchObject({ initialized: true });
+    expect(typeof anonymous.settings.siteName).toBe('string');
+
+    await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
+    const admin = await page.evaluate(() => JSON.parse(localStorage.getItem('permission_') ?? 'null'));
+    expect(admin).toMatchObject({ role: 'admin', name: server.adminUser });
+    expect(admin.permissions).toEqual(expect.arrayContaining(['menu:inbox', 'menu:sysAccount']));
+    // The menu shows the built screens the permissions allow, and nothing else.
+    await page.getByRole('menuitem').first().waitFor();
+    const menu = await page.getByRole('menuitem').allInnerTexts();
+    expect(menu.map((item) => item.trim())).toEqual(['收件箱', '系统账号']);
+    await context.close();
+  });
+
+  it('an invalid token sends the visitor to /auth with the expired-login message', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/home`);
+    await page.evaluate(() => localStorage.setItem('token', 'bogus-token-that-the-server-never-issued'));
+    await page.goto(`${server.baseUrl}/user/inbox`);
+    await page.waitForURL(`${server.baseUrl}/auth`);
+    await page.getByText('登录状态已过期，请先登录').waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await context.close();
+  });
+
+  it('a token revoked on the server is caught by the 302 rule on the next call', async () => {
+    const { context, page } = await newPage(browser);
+    await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    // Revoke the session behind the page's back, then use a screen that calls the API.
+    const response = await fetch(`${server.baseUrl}/api/user/logout`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await response.json()) as { error: number }).error).toBe(0);
+    await page.getByRole('menuitem', { name: /系统账号/ }).click();
+    await page.waitForURL(`${server.baseUrl}/auth`);
+    await page.getByText('登录状态已过期，请先登录').waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await context.close();
+  });
+
+  it('a wrong password shows the server message in Chinese and stays on /auth', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/auth`);
+    await page.getByLabel('用户名', { exact: true }).fill(server.adminUser);
+    await page.getByLabel('密码', { exact: true }).fill('wrong-password');
+    await page.getByRole('button', { name: /^登\s*录$/ }).click();
+    const toast = page.locator('.ant-message-notice').first();
+    await toast.waitFor();
+    expect(await toast.innerText()).toMatch(/[\u4e00-\u9fff]/);
+    expect(new URL(page.url()).pathname).toBe('/auth');
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await context.close();
+  });
+
+  it('logs out: token gone, menus reset, back on /auth', async () => {
+    const { context, page } = await newPage(browser);
+    await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
+    await page.getByRole('button', { name: /退出登录/ }).click();
+    await page.waitForURL(`${server.baseUrl}/auth`);
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await page.waitForFunction(() => JSON.parse(localStorage.getItem('permission_') ?? '{}').role === 'anonymous');
+    await page.goto(`${server.baseUrl}/user/inbox`);
+    await page.waitForURL(`${server.baseUrl}/auth`);
+    await context.close();
+  });
+
+  it('shows /auth in Chinese only', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/auth`, { waitUntil: 'networkidle' });
+    for (const tab of ['系统账号登录', '邮箱登录', '注册邮箱']) {
+      await page.getByRole('tab', { name: tab }).click();
+      expect(await latinWords(page), tab).toEqual([]);
+    }
+    await context.close();
+  });
+});

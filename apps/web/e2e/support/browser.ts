@@ -1,0 +1,64 @@
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A fresh context (own local storage) per test, Chinese like the users it serves. */
+export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Logs in through the 系统账号登录 form and waits for the inbox. */
+export async function loginThroughForm(
+  page: Page,
+  baseUrl: string,
+  username: string,
+  password: string,
+): Promise<void> {
+  await page.goto(`${baseUrl}/auth`);
+  await page.getByLabel('用户名', { exact: true }).fill(username);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByRole('button', { name: /^登\s*录$/ }).click();
+  await page.waitForURL(`${baseUrl}/user/inbox`);
+}
+
+/** Stores a token the way the client does, without going through the form. */
+export async function apiLogin(baseUrl: string, username: string, password: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  const body = (await response.json()) as { error: number; msg: string; data?: { token: string } };
+  if (body.error !== 0 || !body.data) throw new Error(`登录失败：${body.msg}`);
+  return body.data.token;
+}
+
+/**
+ * Words written in Latin letters that the screen shows. Brand and data values (user names the test
+ * created) are passed in `allowed`.
+ */
+export async function latinWords(page: Page, allowed: readonly string[] = []): Promise<string[]> {
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point; hidden nodes are not on the screen
+  const text = await page.locator('body').innerText();
+  const words = text.match(/[A-Za-z]{2,}/g) ?? [];
+  const permitted = new Set(allowed.map((word) => word.toLowerCase()));
+  return words.filter((word) => !permitted.has(word.toLowerCase()));
+}
