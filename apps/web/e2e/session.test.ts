@@ -25,11 +25,15 @@ describe('session: login, stores, expiry, logout', () => {
 
     const authorizations: Array<string | undefined> = [];
     page.on('request', (request) => {
-      if (new URL(request.url()).pathname.startsWith('/api/')) authorizations.push(request.headers().authorization);
+      if (new URL(request.url()).pathname.startsWith('/api/'))
+        authorizations.push(request.headers().authorization);
     });
     await page.getByRole('menuitem', { name: /系统账号/ }).click();
     await page.waitForURL(`${server.baseUrl}/user/sysAccount`);
-    await page.getByRole('cell', { name: new RegExp(server.adminUser) }).first().waitFor();
+    await page
+      .getByRole('cell', { name: new RegExp(server.adminUser) })
+      .first()
+      .waitFor();
     expect(authorizations.length).toBeGreaterThan(0);
     expect(authorizations).toContain(`Bearer ${token}`);
     await context.close();
@@ -73,7 +77,9 @@ describe('session: login, stores, expiry, logout', () => {
     await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
     const token = await page.evaluate(() => localStorage.getItem('token'));
     // Revoke the session behind the page's back, then use a screen that calls the API.
-    const response = await fetch(`${server.baseUrl}/api/user/logout`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await fetch(`${server.baseUrl}/api/user/logout`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(((await response.json()) as { error: number }).error).toBe(0);
     await page.getByRole('menuitem', { name: /系统账号/ }).click();
     await page.waitForURL(`${server.baseUrl}/auth`);
@@ -90,7 +96,7 @@ describe('session: login, stores, expiry, logout', () => {
     await page.getByRole('button', { name: /^登\s*录$/ }).click();
     const toast = page.locator('.ant-message-notice').first();
     await toast.waitFor();
-    expect(await toast.innerText()).toMatch(/[\u4e00-\u9fff]/);
+    expect(await toast.textContent()).toMatch(/[\u4e00-\u9fff]/);
     expect(new URL(page.url()).pathname).toBe('/auth');
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
     await context.close();
@@ -102,7 +108,9 @@ describe('session: login, stores, expiry, logout', () => {
     await page.getByRole('button', { name: /退出登录/ }).click();
     await page.waitForURL(`${server.baseUrl}/auth`);
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
-    await page.waitForFunction(() => JSON.parse(localStorage.getItem('permission_') ?? '{}').role === 'anonymous');
+    await page.waitForFunction(
+      () => JSON.parse(localStorage.getItem('permission_') ?? '{}').role === 'anonymous',
+    );
     await page.goto(`${server.baseUrl}/user/inbox`);
     await page.waitForURL(`${server.baseUrl}/auth`);
     await context.close();

@@ -52,13 +52,12 @@ export async function apiLogin(baseUrl: string, username: string, password: stri
 }
 
 /**
- * Words written in Latin letters that the screen shows. Brand and data values (user names the test
- * created) are passed in `allowed`.
+ * Words written in Latin letters that the screen shows. Brand names and data values (user names the
+ * test created) are passed in `allowed` and removed from the text first.
  */
 export async function latinWords(page: Page, allowed: readonly string[] = []): Promise<string[]> {
   // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point; hidden nodes are not on the screen
-  const text = await page.locator('body').innerText();
-  const words = text.match(/[A-Za-z]{2,}/g) ?? [];
-  const permitted = new Set(allowed.map((word) => word.toLowerCase()));
-  return words.filter((word) => !permitted.has(word.toLowerCase()));
+  let text = await page.locator('body').innerText();
+  for (const value of [...allowed].sort((a, b) => b.length - a.length)) text = text.split(value).join(' ');
+  return text.match(/[A-Za-z]{2,}/g) ?? [];
 }

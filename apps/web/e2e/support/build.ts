@@ -15,7 +15,9 @@ function newestChange(path: string): number {
 }
 
 function run(args: string[], cwd: string, what: string): void {
-  const result = spawnSync(process.execPath, args, { cwd, encoding: 'utf8' });
+  // The test runner sets NODE_ENV=test, which would make Vite bundle development builds of React and antd.
+  const env = { ...process.env, NODE_ENV: 'production' };
+  const result = spawnSync(process.execPath, args, { cwd, env, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`${what}失败：\n${result.stdout}\n${result.stderr}`);
 }
 

@@ -53,11 +53,16 @@ async function waitUntilAnswering(baseUrl: string, child: ChildProcess, output: 
   throw new Error(`服务器 60 秒内没有应答 /api/getVar：\n${output()}`);
 }
 
+export interface ServerOptions {
+  /** false: start uninitialised (no INIT_ADMIN_*), as a fresh install does; default true */
+  initialAdmin?: boolean;
+}
+
 /**
  * Starts the real server (`node apps/server/dist/server.js`) on free ports with a fresh data
  * directory and a first administrator, and waits until GET /api/getVar answers.
  */
-export async function startServer(): Promise<RunningServer> {
+export async function startServer({ initialAdmin = true }: ServerOptions = {}): Promise<RunningServer> {
   ensureBuilt();
   const [port, smtpPort] = [await freePort(), await freePort()];
   const dataDir = await mkdtemp(join(tmpdir(), 'youju-e2e-'));
@@ -70,10 +75,9 @@ export async function startServer(): Promise<RunningServer> {
     HOST: '127.0.0.1',
     SMTP_PORT: String(smtpPort),
     DATA_DIR: dataDir,
-    INIT_ADMIN_USER: adminUser,
-    INIT_ADMIN_PASSWORD: adminPassword,
     LOG_LEVEL: 'warn',
   };
+  if (initialAdmin) Object.assign(env, { INIT_ADMIN_USER: adminUser, INIT_ADMIN_PASSWORD: adminPassword });
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   // The client is built with the same key (scripts/build.mjs reads it too).
   if (process.env.PERMISSION_KEY) env.PERMISSION_KEY = process.env.PERMISSION_KEY;

@@ -12,6 +12,7 @@ export function MailboxLoginForm({ onAuthenticated }: MailboxLoginFormProps) {
   const loginMutation = useLoginEmail((data) => onAuthenticated(data.token));
   return (
     <Form<LoginEmailBody>
+      name="mailbox-login"
       layout="vertical"
       onFinish={(values) => loginMutation.mutate(values)}
       autoComplete="on"

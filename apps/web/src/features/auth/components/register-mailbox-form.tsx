@@ -55,6 +55,7 @@ export function RegisterMailboxForm({ onAuthenticated }: RegisterMailboxFormProp
 
   return (
     <Form<RegisterValues>
+      name="register-mailbox"
       form={form}
       layout="vertical"
       onFinish={(values) => registerMutation.mutate(toRequest(values))}

@@ -17,6 +17,7 @@ export function SetupForm({ onAuthenticated }: SetupFormProps) {
   const setupMutation = useStartAuth((data) => onAuthenticated(data.token));
   return (
     <Form<SetupValues>
+      name="first-run-setup"
       layout="vertical"
       onFinish={({ setupToken, username, password }) =>
         setupMutation.mutate({ setupToken: setupToken.trim(), username, password })

@@ -11,7 +11,12 @@ interface SystemLoginFormProps {
 export function SystemLoginForm({ onAuthenticated }: SystemLoginFormProps) {
   const loginMutation = useLogin((data) => onAuthenticated(data.token));
   return (
-    <Form<LoginBody> layout="vertical" onFinish={(values) => loginMutation.mutate(values)} autoComplete="on">
+    <Form<LoginBody>
+      name="system-login"
+      layout="vertical"
+      onFinish={(values) => loginMutation.mutate(values)}
+      autoComplete="on"
+    >
       <Form.Item name="username" label="用户名" rules={rules.loginName}>
         <Input prefix={<UserOutlined />} placeholder="系统账号用户名" autoComplete="username" />
       </Form.Item>

@@ -70,11 +70,11 @@ export function SysAccountFormDialog({ account, open, onClose }: SysAccountFormD
       destroyOnHidden
       modalRender={(dialog) => (
         <Form<SysAccountFormValues>
+          name="sys-account"
           form={form}
           layout="vertical"
           initialValues={initialValues(account)}
           onFinish={submit}
-          clearOnDestroy
         >
           {dialog}
         </Form>
