@@ -4,6 +4,9 @@ import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { authRoutes, sessionRoutes } from './modules/auth/auth-routes.js';
+import { certificateRoutes } from './modules/certificates/certificate-routes.js';
+import { dkimRoutes } from './modules/dkim/dkim-routes.js';
+import { dnsRoutes } from './modules/dns/dns-routes.js';
 import { domainRoutes, storeDomainRoutes } from './modules/domains/domain-routes.js';
 import { systemAccountRoutes } from './modules/system-accounts/system-account-routes.js';
 import { variablesRoutes } from './modules/variables/variables-routes.js';
@@ -83,6 +86,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(storeDomainRoutes, { prefix: '/api' });
   await app.register(sessionRoutes, { prefix: '/api/user' });
   await app.register(domainRoutes, { prefix: '/api/user' });
+  await app.register(dkimRoutes, { prefix: '/api/user' });
+  await app.register(dnsRoutes, { prefix: '/api/user' });
+  await app.register(certificateRoutes, { prefix: '/api/user' });
   await app.register(systemAccountRoutes, { prefix: '/api/admin' });
   await installWebClient(app, config.webRoot);
 

@@ -3,6 +3,9 @@ import type { Config } from './config.js';
 import type { Engine } from './db/database.js';
 import type { Database } from './db/schema.js';
 import { createAuthService } from './modules/auth/auth-service.js';
+import { createCertificateService } from './modules/certificates/certificate-service.js';
+import { createDkimService } from './modules/dkim/dkim-service.js';
+import { createDnsService } from './modules/dns/dns-service.js';
 import { createDomainService } from './modules/domains/domain-service.js';
 import { createSessionService } from './modules/sessions/session-service.js';
 import { createSettingsService } from './modules/settings/settings-service.js';
@@ -17,13 +20,22 @@ interface Logger {
 export function createServices(db: Kysely<Database>, engine: Engine, config: Config, log: Logger) {
   const sessions = createSessionService(db);
   const settings = createSettingsService(db);
+  const domains = createDomainService(db);
+  const dkim = createDkimService(db, domains);
   return {
     engine,
     sessions,
     settings,
     auth: createAuthService({ db, config, sessions, settings, log }),
     systemAccounts: createSystemAccountService(db, sessions),
-    domains: createDomainService(db),
+    domains,
+    dkim,
+    dns: createDnsService({ db, config, domains, dkim }),
+    certificates: createCertificateService({
+      dataDir: config.dataDir,
+      mailHostname: config.mailHostname,
+      log,
+    }),
   };
 }
 

@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, Migrator } from 'kysely';
 import type { Engine } from './database.js';
 import * as initial from './migrations/001_initial.js';
+import * as domainDns from './migrations/005_domain_dns.js';
 
 /**
  * Numbered migrations, applied in order on start (see README.md beside this file). Each module
@@ -9,6 +10,7 @@ import * as initial from './migrations/001_initial.js';
  */
 const migrations: Record<string, (engine: Engine) => Migration> = {
   '001_initial': (engine) => ({ up: (db) => initial.up(db, engine) }),
+  '005_domain_dns': (engine) => ({ up: (db) => domainDns.up(db, engine) }),
 };
 
 export const SCHEMA_VERSION = Object.keys(migrations).length;

@@ -10,6 +10,8 @@ export interface Database {
   domains: DomainTable;
   mailboxes: MailboxTable;
   settings: SettingTable;
+  domain_dkim_keys: DomainDkimKeyTable;
+  domain_dns_providers: DomainDnsProviderTable;
 }
 
 export interface SystemAccountTable {
@@ -53,6 +55,8 @@ export interface DomainTable {
   dkim_public_key: string | null;
   dns_status: Generated<string>;
   created_at: number;
+  /** migration 005 */
+  dns_checked_at: number | null;
 }
 export type DomainRow = Selectable<DomainTable>;
 export type DomainUpdate = Updateable<DomainTable>;
@@ -80,6 +84,33 @@ export interface MailboxTable {
 }
 export type MailboxRow = Selectable<MailboxTable>;
 export type NewMailboxRow = Insertable<MailboxTable>;
+
+/** A DKIM key of a domain (migration 005); PEM texts, the private one never leaves the server. */
+export interface DomainDkimKeyTable {
+  id: Generated<number>;
+  domain_id: number;
+  selector: string;
+  algorithm: 'rsa' | 'ed25519';
+  private_key: string;
+  public_key: string;
+  active: number;
+  created_at: number;
+}
+export type DomainDkimKeyRow = Selectable<DomainDkimKeyTable>;
+
+/** How a domain's records are written (migration 005): RFC 2136 UPDATE signed with TSIG. */
+export interface DomainDnsProviderTable {
+  domain_id: number;
+  kind: 'rfc2136';
+  server: string;
+  zone: string;
+  key_name: string;
+  algorithm: string;
+  /** base64 TSIG secret; write-only through the API */
+  secret: string;
+  updated_at: number;
+}
+export type DomainDnsProviderRow = Selectable<DomainDnsProviderTable>;
 
 export interface SettingTable {
   key: string;

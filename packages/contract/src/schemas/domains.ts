@@ -45,28 +45,131 @@ export const DelDomainBody = Type.Object({ id: Id, force: Type.Optional(Type.Boo
 export type DelDomainBody = Static<typeof DelDomainBody>;
 
 export const DnsRecord = Type.Object({ name: Type.String(), type: Type.String(), value: Type.String() });
-export const DkimData = Type.Object({ selector: Type.String(), publicKey: Type.String(), record: DnsRecord });
-export type DkimData = Static<typeof DkimData>;
+export type DnsRecord = Static<typeof DnsRecord>;
 
+export const DkimAlgorithm = Type.Union([Type.Literal('rsa'), Type.Literal('ed25519')], {
+  description: '密钥算法',
+});
+export type DkimAlgorithm = Static<typeof DkimAlgorithm>;
+/** One published DKIM key of a domain; the private key never leaves the server. */
+export const DkimKey = Type.Object({
+  selector: Type.String(),
+  algorithm: DkimAlgorithm,
+  /** active keys sign outgoing mail; an inactive one stays published until removed (rotation) */
+  active: Type.Boolean(),
+  publicKey: Type.String(),
+  record: DnsRecord,
+  createdAt: Time,
+});
+export type DkimKey = Static<typeof DkimKey>;
+/** The signing RSA key on top (selector, publicKey, record), every published key in `keys`. */
+export const DkimData = Type.Object({
+  selector: Type.String(),
+  publicKey: Type.String(),
+  record: DnsRecord,
+  keys: Type.Optional(Type.Array(DkimKey)),
+});
+export type DkimData = Static<typeof DkimData>;
+export const RotateDkimBody = Type.Object({ id: Id, algorithm: Type.Optional(DkimAlgorithm) });
+export type RotateDkimBody = Static<typeof RotateDkimBody>;
+export const RemoveDkimKeyBody = Type.Object({
+  id: Id,
+  /** the retired selector to unpublish; absent = every inactive key */
+  selector: Type.Optional(Type.String({ minLength: 1, maxLength: 63, description: '选择器' })),
+});
+export type RemoveDkimKeyBody = Static<typeof RemoveDkimKeyBody>;
+
+/** `timeout`: the resolver did not answer in time, so nothing is known about the record. */
 export const DnsCheckStatus = Type.Union([
   Type.Literal('ok'),
   Type.Literal('missing'),
   Type.Literal('wrong'),
+  Type.Literal('timeout'),
 ]);
+export type DnsCheckStatus = Static<typeof DnsCheckStatus>;
 export const DnsCheckRecord = Type.Object({
   type: Type.String(),
   name: Type.String(),
   expected: Type.String(),
   found: Type.Array(Type.String()),
   status: DnsCheckStatus,
+  /** what to set where, in Chinese */
   detail: Type.Optional(Type.String()),
+  /** what the record is for: MX, SPF, DKIM or DMARC (type is the DNS type to create) */
+  kind: Type.Optional(Type.String()),
 });
 export type DnsCheckRecord = Static<typeof DnsCheckRecord>;
-export const DnsRecordsData = Type.Object({ records: Type.Array(DnsCheckRecord) });
+export const DnsRecordsData = Type.Object({
+  records: Type.Array(DnsCheckRecord),
+  /** checkDNS: the overall status now stored on the domain */
+  dnsStatus: Type.Optional(DnsStatus),
+  checkedAt: Type.Optional(Time),
+});
+export type DnsRecordsData = Static<typeof DnsRecordsData>;
 
+/** TSIG algorithms of RFC 8945 section 6 that the built-in RFC 2136 provider speaks. */
+export const TsigAlgorithms = [
+  'hmac-sha256',
+  'hmac-sha384',
+  'hmac-sha512',
+  'hmac-sha224',
+  'hmac-sha1',
+] as const;
+export const TsigAlgorithm = Type.Union(
+  TsigAlgorithms.map((name) => Type.Literal(name)),
+  { description: 'TSIG 算法' },
+);
+export type TsigAlgorithm = (typeof TsigAlgorithms)[number];
+/** The DNS provider of a domain as the API shows it: the secret is never sent back, only masked. */
+export const DnsProvider = Type.Object({
+  kind: Type.Literal('rfc2136'),
+  /** `ip` or `ip:port` of the primary name server that accepts UPDATE */
+  server: Type.String(),
+  /** the zone to update; the domain itself unless it lives inside a parent zone */
+  zone: Type.String(),
+  keyName: Type.String(),
+  algorithm: TsigAlgorithm,
+  /** e.g. `abcd••••••••`; never the secret itself */
+  secretMasked: Type.String(),
+  updatedAt: Time,
+});
+export type DnsProvider = Static<typeof DnsProvider>;
+export const DnsProviderData = Type.Object({ provider: Type.Union([DnsProvider, Type.Null()]) });
+export type DnsProviderData = Static<typeof DnsProviderData>;
+export const GetDnsProviderQuery = Type.Object({ id: Id });
+export const SetDnsProviderBody = Type.Object({
+  id: Id,
+  /** false removes the provider */
+  enabled: Type.Optional(Type.Boolean()),
+  server: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'DNS 服务器' })),
+  zone: Type.Optional(Type.String({ maxLength: 253, description: '区域' })),
+  keyName: Type.Optional(Type.String({ minLength: 1, maxLength: 253, description: 'TSIG 密钥名' })),
+  algorithm: Type.Optional(TsigAlgorithm),
+  /** base64; absent or empty keeps the stored secret (the form never sees it) */
+  secret: Type.Optional(Type.String({ maxLength: 1024, description: 'TSIG 密钥' })),
+});
+export type SetDnsProviderBody = Static<typeof SetDnsProviderBody>;
+
+export const CertificateStatus = Type.Union([
+  Type.Literal('ok'),
+  Type.Literal('expired'),
+  Type.Literal('mismatch'),
+  Type.Literal('invalid'),
+]);
+export type CertificateStatus = Static<typeof CertificateStatus>;
 export const Certificate = Type.Object({
   hostnames: Type.Array(Type.String()),
-  notAfter: Time,
-  status: Type.Optional(Type.String()),
+  /** null when the file could not be read as a certificate */
+  notAfter: Type.Union([Time, Type.Null()]),
+  /** ok: served · expired · mismatch (the key does not belong to the certificate) · invalid: unreadable */
+  status: Type.Optional(CertificateStatus),
+  /** the folder under DATA_DIR/certs */
+  directory: Type.Optional(Type.String()),
+  notBefore: Type.Optional(Type.Union([Time, Type.Null()])),
+  issuer: Type.Optional(Type.String()),
+  /** what is wrong, in Chinese, when status is not ok */
+  detail: Type.Optional(Type.String()),
 });
+export type Certificate = Static<typeof Certificate>;
 export const CertificatesData = Type.Object({ certificates: Type.Array(Certificate) });
+export type CertificatesData = Static<typeof CertificatesData>;

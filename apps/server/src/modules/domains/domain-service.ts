@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database, DomainRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { toIso } from '../../lib/time.js';
+import { generateDkimKey } from '../dkim/dkim-keys.js';
+import { storeDkimKey } from '../dkim/dkim-service.js';
 import type { AuthContext } from '../sessions/session-service.js';
 import { displayDomainName, normalizeDomainName } from './domain-name.js';
 
@@ -48,6 +50,9 @@ export function createDomainService(db: Kysely<Database>) {
       }
       const ownerId = auth.accountId;
       if (ownerId === null) throw ApiError.forbidden();
+      // Generated before the transaction (it takes a moment, off the event loop) so the domain and
+      // its DKIM key appear together.
+      const dkimKey = await generateDkimKey('rsa');
       return db.transaction().execute(async (trx) => {
         const existing = await trx
           .selectFrom('domains')
@@ -82,6 +87,7 @@ export function createDomainService(db: Kysely<Database>) {
           })
           .returningAll()
           .executeTakeFirstOrThrow();
+        row.dkim_selector = await storeDkimKey(trx, row.id, dkimKey);
         return domainView(row);
       });
     },

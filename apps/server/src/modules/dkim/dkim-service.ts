@@ -1,0 +1,197 @@
+import type { DkimAlgorithm, DkimData, DkimKey } from '@youju/contract';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, DomainDkimKeyRow } from '../../db/schema.js';
+import { ApiError } from '../../lib/api-error.js';
+import { toIso } from '../../lib/time.js';
+import type { DomainService } from '../domains/domain-service.js';
+import type { AuthContext } from '../sessions/session-service.js';
+import { dkimRecord, type GeneratedDkimKey, generateDkimKey, nextSelector } from './dkim-keys.js';
+
+/** What the outbound queue signs with (issue "sending"): the active RSA key of the sender's domain. */
+export interface SigningKey {
+  domain: string;
+  selector: string;
+  algorithm: DkimAlgorithm;
+  /** PKCS#8 PEM */
+  privateKey: string;
+}
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+function keyView(domain: string, row: DomainDkimKeyRow): DkimKey {
+  return {
+    selector: row.selector,
+    algorithm: row.algorithm,
+    active: row.active === 1,
+    publicKey: row.public_key,
+    record: dkimRecord(row.selector, domain, row.algorithm, row.public_key),
+    createdAt: toIso(row.created_at),
+  };
+}
+
+/** Stores `key` as the active key of its algorithm; earlier keys of that algorithm retire. */
+export async function storeDkimKey(
+  executor: Executor,
+  domainId: number,
+  key: GeneratedDkimKey,
+): Promise<string> {
+  const taken = (
+    await executor
+      .selectFrom('domain_dkim_keys')
+      .select('selector')
+      .where('domain_id', '=', domainId)
+      .execute()
+  ).map((row) => row.selector);
+  const selector = nextSelector(key.algorithm, taken);
+  await executor
+    .updateTable('domain_dkim_keys')
+    .set({ active: 0 })
+    .where('domain_id', '=', domainId)
+    .where('algorithm', '=', key.algorithm)
+    .execute();
+  await executor
+    .insertInto('domain_dkim_keys')
+    .values({
+      domain_id: domainId,
+      selector,
+      algorithm: key.algorithm,
+      private_key: key.privateKey,
+      public_key: key.publicKey,
+      active: 1,
+      created_at: Date.now(),
+    })
+    .execute();
+  if (key.algorithm === 'rsa') {
+    // domains.dkim_selector (getDomains' dkimSelector) names the signing key.
+    await executor
+      .updateTable('domains')
+      .set({ dkim_selector: selector })
+      .where('id', '=', domainId)
+      .execute();
+  }
+  return selector;
+}
+
+/**
+ * DKIM keys per domain (RFC 6376). Every domain gets an RSA 2048 key when it is added. A rotation
+ * adds a key under a new selector and makes it the signing key; the old one stays published (mail
+ * already sent must still verify while it is in transit or in a mailbox being checked) until the
+ * owner removes it.
+ */
+export function createDkimService(db: Kysely<Database>, domains: DomainService) {
+  async function keysOf(executor: Executor, domainId: number): Promise<DomainDkimKeyRow[]> {
+    return executor
+      .selectFrom('domain_dkim_keys')
+      .selectAll()
+      .where('domain_id', '=', domainId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  /** Domains added before keys were kept here get one on first use. */
+  async function ensureKey(domainId: number): Promise<void> {
+    const existing = await db
+      .selectFrom('domain_dkim_keys')
+      .select('id')
+      .where('domain_id', '=', domainId)
+      .where('algorithm', '=', 'rsa')
+      .executeTakeFirst();
+    if (existing) return;
+    const key = await generateDkimKey('rsa');
+    await db.transaction().execute(async (trx) => {
+      const again = await trx
+        .selectFrom('domain_dkim_keys')
+        .select('id')
+        .where('domain_id', '=', domainId)
+        .where('algorithm', '=', 'rsa')
+        .executeTakeFirst();
+      if (!again) await storeDkimKey(trx, domainId, key);
+    });
+  }
+
+  async function dkimData(domainId: number, domainName: string): Promise<DkimData> {
+    const rows = await keysOf(db, domainId);
+    const keys = rows.map((row) => keyView(domainName, row));
+    const signing = keys.find((key) => key.active && key.algorithm === 'rsa') ?? keys[0];
+    if (!signing) throw ApiError.notFound('该域名还没有 DKIM 密钥');
+    return { selector: signing.selector, publicKey: signing.publicKey, record: signing.record, keys };
+  }
+
+  return {
+    /** Generates a key for a domain being added; call before its transaction, then `store` inside. */
+    generate: generateDkimKey,
+    store: storeDkimKey,
+
+    /** getDkim: the signing key's selector, public key and TXT record, plus every published key. */
+    async get(auth: AuthContext, domainId: number): Promise<DkimData> {
+      const domain = await domains.owned(auth, domainId);
+      await ensureKey(domain.id);
+      return dkimData(domain.id, domain.name);
+    },
+
+    /** rotateDkim: a new key under a new selector signs from now on; the old one stays published. */
+    async rotate(auth: AuthContext, domainId: number, algorithm: DkimAlgorithm = 'rsa'): Promise<DkimData> {
+      const domain = await domains.owned(auth, domainId);
+      const key = await generateDkimKey(algorithm);
+      await db.transaction().execute((trx) => storeDkimKey(trx, domain.id, key));
+      return dkimData(domain.id, domain.name);
+    },
+
+    /** removeDkimKey: unpublishes a retired key (or all retired keys); the signing key cannot go. */
+    async removeRetired(auth: AuthContext, domainId: number, selector?: string): Promise<DkimData> {
+      const domain = await domains.owned(auth, domainId);
+      if (selector !== undefined) {
+        const row = (await keysOf(db, domain.id)).find((key) => key.selector === selector);
+        if (!row) throw ApiError.notFound(`选择器 ${selector} 不存在`);
+        if (row.active === 1) {
+          throw ApiError.conflict(`选择器 ${selector} 是正在使用的签名密钥，不能删除；请先轮换到新密钥`);
+        }
+      }
+      let query = db
+        .deleteFrom('domain_dkim_keys')
+        .where('domain_id', '=', domain.id)
+        .where('active', '=', 0);
+      if (selector !== undefined) query = query.where('selector', '=', selector);
+      await query.execute();
+      return dkimData(domain.id, domain.name);
+    },
+
+    /** Published keys of a domain (for checkDNS and setDNS), signing key first. */
+    async published(domainId: number, domainName: string): Promise<DkimKey[]> {
+      await ensureKey(domainId);
+      const keys = (await keysOf(db, domainId)).map((row) => keyView(domainName, row));
+      return keys.sort((a, b) => Number(b.active) - Number(a.active));
+    },
+
+    /**
+     * The key outgoing mail from `domainName` is signed with (RFC 6376 section 5): the active RSA
+     * key, or null when the domain is not ours.
+     */
+    async signingKeyFor(domainName: string): Promise<SigningKey | null> {
+      const domain = await db
+        .selectFrom('domains')
+        .select(['id', 'name'])
+        .where('name', '=', domainName.trim().toLowerCase().replace(/\.$/, ''))
+        .executeTakeFirst();
+      if (!domain) return null;
+      await ensureKey(domain.id);
+      const row = await db
+        .selectFrom('domain_dkim_keys')
+        .selectAll()
+        .where('domain_id', '=', domain.id)
+        .where('algorithm', '=', 'rsa')
+        .where('active', '=', 1)
+        .executeTakeFirst();
+      if (!row) return null;
+      return {
+        domain: domain.name,
+        selector: row.selector,
+        algorithm: row.algorithm,
+        privateKey: row.private_key,
+      };
+    },
+  };
+}
+
+export type DkimService = ReturnType<typeof createDkimService>;

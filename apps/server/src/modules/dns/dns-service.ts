@@ -1,0 +1,328 @@
+import type {
+  DnsCheckRecord,
+  DnsProvider,
+  DnsRecordsData,
+  SetDnsProviderBody,
+  TsigAlgorithm,
+} from '@youju/contract';
+import { ErrorCode, TsigAlgorithms } from '@youju/contract';
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.js';
+import type { Database, DomainDnsProviderRow } from '../../db/schema.js';
+import { ApiError } from '../../lib/api-error.js';
+import { toIso } from '../../lib/time.js';
+import type { DkimService } from '../dkim/dkim-service.js';
+import { normalizeDomainName } from '../domains/domain-name.js';
+import type { DomainService } from '../domains/domain-service.js';
+import type { AuthContext } from '../sessions/session-service.js';
+import { createDnsLookup } from './dns-lookup.js';
+import {
+  type CheckedRecord,
+  checkDkim,
+  checkDmarc,
+  checkMx,
+  checkSpf,
+  expectedRecords,
+  overallStatus,
+} from './dns-records.js';
+import {
+  mxRdata,
+  Rcode,
+  RecordClass,
+  RecordType,
+  type ResourceRecord,
+  splitTxt,
+  txtRdata,
+} from './dns-wire.js';
+import { DnsUpdateError, parseServerAddress, sendUpdate } from './rfc2136-client.js';
+
+/** TTL of the records setDNS writes: short enough to correct a mistake within the hour. */
+const RECORD_TTL = 600;
+
+function maskSecret(secret: string): string {
+  return `${secret.slice(0, 4)}${'•'.repeat(8)}`;
+}
+
+function providerView(row: DomainDnsProviderRow): DnsProvider {
+  return {
+    kind: 'rfc2136',
+    server: row.server,
+    zone: row.zone,
+    keyName: row.key_name,
+    algorithm: row.algorithm as TsigAlgorithm,
+    secretMasked: maskSecret(row.secret),
+    updatedAt: toIso(row.updated_at),
+  };
+}
+
+const rcodeNames: Record<number, string> = Object.fromEntries(
+  Object.entries(Rcode).map(([name, value]) => [value, name]),
+);
+
+/** A failed UPDATE in words the domain owner can act on. */
+function updateFailure(error: DnsUpdateError, row: DomainDnsProviderRow): ApiError {
+  const server = row.server;
+  switch (error.reason) {
+    case 'timeout':
+      return new ApiError(
+        ErrorCode.timeout,
+        `DNS 服务器 ${server} 没有应答，请检查服务器地址、端口以及防火墙是否放行 53 端口（UDP 和 TCP）`,
+      );
+    case 'unreachable':
+      return ApiError.badRequest(`无法连接 DNS 服务器 ${server}（${error.message}），请检查服务器地址和端口`);
+    case 'tsig':
+      if (error.tsigError === Rcode.BADKEY) {
+        return ApiError.badRequest(
+          `DNS 服务器不认识 TSIG 密钥“${row.key_name}”（${row.algorithm}）（BADKEY），请检查密钥名和算法是否与服务器配置一致`,
+        );
+      }
+      if (error.tsigError === Rcode.BADTIME) {
+        return ApiError.badRequest(
+          'TSIG 签名时间与 DNS 服务器相差过大（BADTIME），请校准本机和 DNS 服务器的时间',
+        );
+      }
+      return ApiError.badRequest(
+        `TSIG 签名校验失败（NOTAUTH/BADSIG）：DNS 服务器拒绝了更新，请检查 TSIG 密钥“${row.key_name}”的密钥内容（secret）是否正确`,
+      );
+    case 'unsigned':
+      return ApiError.badRequest(
+        `DNS 服务器 ${server} 的应答没有 TSIG 签名，无法确认更新已被接受，请检查服务器的密钥配置`,
+      );
+    case 'badResponse':
+      return ApiError.badRequest(`DNS 服务器 ${server} 返回了无法识别的应答，请确认它是 DNS 服务器`);
+    case 'rcode': {
+      const name = rcodeNames[error.rcode ?? -1] ?? String(error.rcode);
+      if (error.rcode === Rcode.REFUSED) {
+        return ApiError.badRequest(
+          `DNS 服务器拒绝了对区域 ${row.zone} 的更新（REFUSED），请在服务器上允许密钥“${row.key_name}”更新该区域（BIND：update-policy 或 allow-update）`,
+        );
+      }
+      if (error.rcode === Rcode.NOTAUTH) {
+        return ApiError.badRequest(
+          `DNS 服务器 ${server} 不是区域 ${row.zone} 的权威服务器（NOTAUTH），请填写主服务器地址或检查区域名称`,
+        );
+      }
+      if (error.rcode === Rcode.NOTZONE) {
+        return ApiError.badRequest(`要写入的记录不在区域 ${row.zone} 内（NOTZONE），请检查区域名称`);
+      }
+      return ApiError.badRequest(`DNS 服务器处理更新失败（${name}），请查看 DNS 服务器的日志`);
+    }
+  }
+}
+
+/**
+ * checkDNS, setDNS and the DNS provider of a domain. Look-ups go through `config.dnsServers` (the
+ * system's resolvers when empty); updates through the domain's RFC 2136 provider.
+ */
+export function createDnsService(deps: {
+  db: Kysely<Database>;
+  config: Config;
+  domains: DomainService;
+  dkim: DkimService;
+}) {
+  const { db, config, domains, dkim } = deps;
+
+  async function providerRow(domainId: number): Promise<DomainDnsProviderRow | undefined> {
+    return db
+      .selectFrom('domain_dns_providers')
+      .selectAll()
+      .where('domain_id', '=', domainId)
+      .executeTakeFirst();
+  }
+
+  return {
+    /** checkDNS: looks every expected record up and stores the overall status on the domain. */
+    async check(auth: AuthContext, domainId: number): Promise<DnsRecordsData> {
+      const domain = await domains.owned(auth, domainId);
+      const keys = await dkim.published(domain.id, domain.name);
+      const expected = expectedRecords(domain.name, config.mailHostname, keys);
+      const lookup = createDnsLookup({ servers: config.dnsServers });
+      try {
+        const mxRecord = expected.find((record) => record.kind === 'MX');
+        const [mxResult, apexTxt, ...others] = await Promise.all([
+          lookup.mx(domain.name),
+          lookup.txt(domain.name),
+          ...expected
+            .filter((record) => record.kind === 'DKIM' || record.kind === 'DMARC')
+            .map((r) => lookup.txt(r.name)),
+        ]);
+        const records: CheckedRecord[] = [];
+        const mx = mxRecord ? checkMx(mxRecord, domain.name, mxResult) : null;
+        if (mx) records.push(mx);
+        let index = 0;
+        for (const record of expected) {
+          if (record.kind === 'SPF') {
+            records.push(checkSpf(record, domain.name, config.mailHostname, mx?.status === 'ok', apexTxt));
+          } else if (record.kind === 'DKIM' || record.kind === 'DMARC') {
+            const result = others[index++] ?? { kind: 'none' as const };
+            records.push(
+              record.kind === 'DKIM'
+                ? checkDkim(record, domain.name, result)
+                : checkDmarc(record, domain.name, result),
+            );
+          }
+        }
+        const dnsStatus = overallStatus(records);
+        const checkedAt = Date.now();
+        await db
+          .updateTable('domains')
+          .set({ dns_status: dnsStatus, dns_checked_at: checkedAt })
+          .where('id', '=', domain.id)
+          .execute();
+        return { records, dnsStatus, checkedAt: toIso(checkedAt) };
+      } finally {
+        lookup.cancel();
+      }
+    },
+
+    async getProvider(auth: AuthContext, domainId: number): Promise<DnsProvider | null> {
+      const domain = await domains.owned(auth, domainId);
+      const row = await providerRow(domain.id);
+      return row ? providerView(row) : null;
+    },
+
+    /** setDnsProvider: stores the provider; an empty secret keeps the stored one (it is write-only). */
+    async setProvider(auth: AuthContext, input: SetDnsProviderBody): Promise<DnsProvider | null> {
+      const domain = await domains.owned(auth, input.id);
+      if (input.enabled === false) {
+        await db.deleteFrom('domain_dns_providers').where('domain_id', '=', domain.id).execute();
+        return null;
+      }
+      const existing = await providerRow(domain.id);
+      const server = (input.server ?? existing?.server ?? '').trim();
+      if (!server || !parseServerAddress(server)) {
+        throw ApiError.badRequest(
+          'DNS 服务器地址格式不正确，请填写 IP 或 IP:端口，例如 203.0.113.53 或 203.0.113.53:53',
+        );
+      }
+      const zoneInput = (input.zone ?? existing?.zone ?? '').trim();
+      const zone = zoneInput ? normalizeDomainName(zoneInput) : domain.name;
+      if (!zone || (domain.name !== zone && !domain.name.endsWith(`.${zone}`))) {
+        throw ApiError.badRequest(`区域（zone）必须是 ${domain.name} 本身或它的上级域名`);
+      }
+      const keyName = (input.keyName ?? existing?.key_name ?? '').trim().toLowerCase().replace(/\.$/, '');
+      if (!/^[a-z0-9_](?:[a-z0-9_.-]{0,251}[a-z0-9_])?$/.test(keyName) || keyName.includes('..')) {
+        throw ApiError.badRequest(
+          'TSIG 密钥名格式不正确，请填写 DNS 服务器上配置的密钥名，例如 youju-update',
+        );
+      }
+      const algorithm =
+        input.algorithm ?? (existing?.algorithm as TsigAlgorithm | undefined) ?? 'hmac-sha256';
+      if (!TsigAlgorithms.includes(algorithm)) throw ApiError.badRequest('不支持的 TSIG 算法');
+      const secretInput = input.secret?.trim() ?? '';
+      let secret = existing?.secret ?? '';
+      if (secretInput) {
+        const decoded = Buffer.from(secretInput, 'base64');
+        if (!/^[A-Za-z0-9+/]+={0,2}$/.test(secretInput) || decoded.length < 16) {
+          throw ApiError.badRequest(
+            'TSIG 密钥（secret）必须是 base64 编码、至少 16 字节，可用 tsig-keygen 生成',
+          );
+        }
+        secret = secretInput;
+      }
+      if (!secret) throw ApiError.badRequest('请填写 TSIG 密钥（secret）');
+      const values = {
+        kind: 'rfc2136' as const,
+        server,
+        zone,
+        key_name: keyName,
+        algorithm,
+        secret,
+        updated_at: Date.now(),
+      };
+      if (existing) {
+        await db.updateTable('domain_dns_providers').set(values).where('domain_id', '=', domain.id).execute();
+      } else {
+        await db
+          .insertInto('domain_dns_providers')
+          .values({ domain_id: domain.id, ...values })
+          .execute();
+      }
+      const row = await providerRow(domain.id);
+      return row ? providerView(row) : null;
+    },
+
+    /**
+     * setDNS: one RFC 2136 UPDATE that replaces MX, DKIM and DMARC RRsets and swaps only the SPF
+     * record among the domain's TXT records (others, such as site verifications, stay).
+     */
+    async set(auth: AuthContext, domainId: number): Promise<DnsRecordsData> {
+      const domain = await domains.owned(auth, domainId);
+      const row = await providerRow(domain.id);
+      if (!row)
+        throw ApiError.badRequest('该域名还没有配置 DNS 服务商，请先在“DNS 服务商”中填写服务器和 TSIG 密钥');
+      const server = parseServerAddress(row.server);
+      if (!server) throw ApiError.badRequest('DNS 服务器地址格式不正确，请重新设置 DNS 服务商');
+      const keys = await dkim.published(domain.id, domain.name);
+      const expected = expectedRecords(domain.name, config.mailHostname, keys);
+
+      // RFC 2136 2.5.4 deletes one RR by its exact RDATA, so read the current SPF records first.
+      const lookup = createDnsLookup({ servers: [row.server], deadlineMs: 3000 });
+      const apex = await lookup.txt(domain.name);
+      lookup.cancel();
+      const currentSpf =
+        apex.kind === 'found' ? apex.values.filter((text) => /^v=spf1(\s|$)/i.test(text.trim())) : [];
+
+      const updates: ResourceRecord[] = [];
+      const written: DnsCheckRecord[] = [];
+      for (const record of expected) {
+        if (record.kind === 'SPF') {
+          for (const old of currentSpf) {
+            updates.push({
+              name: record.name,
+              type: RecordType.TXT,
+              class: RecordClass.NONE,
+              ttl: 0,
+              rdata: txtRdata(old),
+            });
+          }
+        } else {
+          // RFC 2136 2.5.2: delete an RRset (class ANY, TTL 0, no RDATA).
+          const type = record.type === 'MX' ? RecordType.MX : RecordType.TXT;
+          updates.push({ name: record.name, type, class: RecordClass.ANY, ttl: 0, rdata: Buffer.alloc(0) });
+        }
+        // RFC 2136 2.5.1: add to an RRset.
+        updates.push(
+          record.type === 'MX'
+            ? {
+                name: record.name,
+                type: RecordType.MX,
+                class: RecordClass.IN,
+                ttl: RECORD_TTL,
+                rdata: mxRdata(record.preference ?? 10, record.exchange ?? config.mailHostname),
+              }
+            : {
+                name: record.name,
+                type: RecordType.TXT,
+                class: RecordClass.IN,
+                ttl: RECORD_TTL,
+                rdata: txtRdata(splitTxt(record.value)),
+              },
+        );
+        written.push({
+          kind: record.kind,
+          type: record.type,
+          name: record.name,
+          expected: record.value,
+          found: [record.value],
+          status: 'ok',
+          detail: `已通过 ${row.server} 写入区域 ${row.zone}`,
+        });
+      }
+      try {
+        await sendUpdate({
+          server,
+          zone: row.zone,
+          key: { name: row.key_name, algorithm: row.algorithm, secret: Buffer.from(row.secret, 'base64') },
+          updates,
+        });
+      } catch (error) {
+        if (error instanceof DnsUpdateError) throw updateFailure(error, row);
+        throw error;
+      }
+      return { records: written };
+    },
+  };
+}
+
+export type DnsService = ReturnType<typeof createDnsService>;
