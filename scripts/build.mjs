@@ -62,6 +62,10 @@ if (upToDate) {
   console.log('构建服务端（tsc -b）…');
   run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.json']);
   console.log('构建网页客户端（vite build）…');
-  run(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], join(root, 'apps/web'));
+  run(
+    process.execPath,
+    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+    join(root, 'apps/web'),
+  );
   writeFileSync(stampFile, current);
 }

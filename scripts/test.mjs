@@ -41,7 +41,16 @@ function suite(label, project, env = {}) {
   console.log(`\n=== ${label} ===`);
   const result = spawnSync(
     process.execPath,
-    [vitest, 'run', '--project', project, '--passWithNoTests', '--reporter=default', '--reporter=json', `--outputFile.json=${output}`],
+    [
+      vitest,
+      'run',
+      '--project',
+      project,
+      '--passWithNoTests',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${output}`,
+    ],
     { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } },
   );
   let passed = 0;
@@ -89,5 +98,7 @@ if (existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
 
 console.log('\n=== summary ===');
 for (const line of lines) console.log(line);
-console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+console.log(
+  `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
+);
 process.exit(totals.failed > 0 ? 1 : 0);
