@@ -70,6 +70,26 @@ describe('routes (seed section 2)', () => {
     await context.close();
   });
 
+  it('shows the progress bar during a navigation and removes it afterwards', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/home`, { waitUntil: 'networkidle' });
+    await page.waitForFunction(() => !document.getElementById('nprogress'));
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { progressSeen: string[] }).progressSeen = seen;
+      new MutationObserver(() => {
+        const present = document.getElementById('nprogress') !== null;
+        if (seen.at(-1) !== String(present)) seen.push(String(present));
+      }).observe(document.body, { childList: true });
+    });
+    await page.getByRole('menuitem', { name: /商店/ }).click();
+    await page.waitForURL(`${server.baseUrl}/store`);
+    await page.waitForFunction(() => !document.getElementById('nprogress'));
+    const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
+    expect(seen).toEqual(['true', 'false']);
+    await context.close();
+  });
+
   it('the first page loads no chart code; echarts lives in a chunk of its own', async () => {
     const { context, page } = await newPage(browser);
     const scripts: Array<{ url: string; body: string }> = [];

@@ -56,13 +56,15 @@ async function waitUntilAnswering(baseUrl: string, child: ChildProcess, output: 
 export interface ServerOptions {
   /** false: start uninitialised (no INIT_ADMIN_*), as a fresh install does; default true */
   initialAdmin?: boolean;
+  /** extra environment for the server process (e.g. DNS_SERVERS, MAIL_HOSTNAME) */
+  env?: Record<string, string>;
 }
 
 /**
  * Starts the real server (`node apps/server/dist/server.js`) on free ports with a fresh data
  * directory and a first administrator, and waits until GET /api/getVar answers.
  */
-export async function startServer({ initialAdmin = true }: ServerOptions = {}): Promise<RunningServer> {
+export async function startServer({ initialAdmin = true, env: extraEnv = {} }: ServerOptions = {}): Promise<RunningServer> {
   ensureBuilt();
   const [port, smtpPort] = [await freePort(), await freePort()];
   const dataDir = await mkdtemp(join(tmpdir(), 'youju-e2e-'));
@@ -76,6 +78,7 @@ export async function startServer({ initialAdmin = true }: ServerOptions = {}): 
     SMTP_PORT: String(smtpPort),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    ...extraEnv,
   };
   if (initialAdmin) Object.assign(env, { INIT_ADMIN_USER: adminUser, INIT_ADMIN_PASSWORD: adminPassword });
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;

@@ -1,4 +1,5 @@
 import type { UserScreen } from '@youju/contract';
+import { useEffect } from 'react';
 import {
   createBrowserRouter,
   Outlet,
@@ -6,11 +7,14 @@ import {
   RouterProvider,
   redirect,
   ScrollRestoration,
+  useLocation,
 } from 'react-router-dom';
 import { PageLoading } from '../components/page-loading';
-import { paths, publicRoutes, userRoute, userScreens } from '../config/routes';
+import { DEFAULT_SITE_NAME } from '../config/constants';
+import { paths, publicRoutes, routeByPath, userRoute, userScreens } from '../config/routes';
 import { registerNavigator } from '../lib/navigation';
 import { progress } from '../lib/progress';
+import { useSettingsStore } from '../stores/settings-store';
 import { RouteError } from './route-error';
 import { guardRoute, landOnFirstScreen, requireSession } from './route-guards';
 
@@ -18,9 +22,17 @@ import { guardRoute, landOnFirstScreen, requireSession } from './route-guards';
 const userScreenModules: Partial<Record<UserScreen, RouteObject['lazy']>> = {
   inbox: () => import('./routes/user/inbox'),
   sysAccount: () => import('./routes/user/sys-account'),
+  domain: () => import('./routes/user/domain'),
 };
 
+/** Root view: the current route's screen, with the window title naming it and the site. */
 function RootView() {
+  const { pathname } = useLocation();
+  const siteName = useSettingsStore((state) => state.settings.siteName) || DEFAULT_SITE_NAME;
+  const screenName = routeByPath(pathname)?.name;
+  useEffect(() => {
+    document.title = screenName ? `${screenName} - ${siteName}` : siteName;
+  }, [screenName, siteName]);
   return (
     <>
       <Outlet />

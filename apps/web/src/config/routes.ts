@@ -1,5 +1,6 @@
 import {
   BookOutlined,
+  GlobalOutlined,
   HomeOutlined,
   InboxOutlined,
   LoginOutlined,
@@ -63,6 +64,7 @@ function userScreen(screen: UserScreen, name: string, icon: ComponentType): User
 export const userScreens: readonly UserScreenEntry[] = [
   userScreen('inbox', '收件箱', InboxOutlined),
   userScreen('sysAccount', '系统账号', TeamOutlined),
+  userScreen('domain', '域名管理', GlobalOutlined),
 ];
 
 /** /user itself needs a login and lands on the inbox. */
@@ -72,6 +74,11 @@ export const userRoute = {
   icon: InboxOutlined,
   requiresLogin: true,
 } satisfies RouteEntry;
+
+/** The registered screen shown at `pathname`, for the window title. */
+export function routeByPath(pathname: string): RouteEntry | undefined {
+  return [...Object.values(publicRoutes), ...userScreens].find((entry) => entry.path === pathname);
+}
 
 export function userScreenByPath(pathname: string): UserScreenEntry | undefined {
   return userScreens.find((entry) => pathname === entry.path || pathname.startsWith(`${entry.path}/`));

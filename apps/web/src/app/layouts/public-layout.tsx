@@ -48,7 +48,7 @@ export function Component() {
       </Layout.Header>
       <Layout.Content style={{ padding: '24px 16px' }}>
         <Space
-          direction="vertical"
+          orientation="vertical"
           size="large"
           style={{ width: '100%', maxWidth: 1080, margin: '0 auto', display: 'flex' }}
         >

@@ -31,7 +31,7 @@ export function Component() {
   const siteName = settings.siteName || DEFAULT_SITE_NAME;
 
   return (
-    <Space direction="vertical" size="large" style={{ width: '100%' }}>
+    <Space orientation="vertical" size="large" style={{ width: '100%' }}>
       <Card>
         <Typography.Title>{siteName}</Typography.Title>
         <Typography.Paragraph style={{ fontSize: 16 }}>

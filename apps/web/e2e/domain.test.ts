@@ -1,0 +1,98 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  freeDnsPort,
+  type RunningDnsServer,
+  startDnsmasq,
+} from '../../server/test/support/dns-servers';
+import { launchBrowser, loginThroughForm, newPage } from './support/browser';
+import { type RunningServer, startServer } from './support/server';
+
+const MAIL_HOST = 'mx.youju.test';
+const DOMAIN = 'web.youju.test';
+
+describe('/user/domain (issue 5)', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let dns: RunningDnsServer | undefined;
+  let dnsPort: number;
+
+  beforeAll(async () => {
+    dnsPort = await freeDnsPort();
+    server = await startServer({ env: { DNS_SERVERS: `127.0.0.1:${dnsPort}`, MAIL_HOSTNAME: MAIL_HOST } });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await dns?.stop();
+  });
+
+  it('adds a domain, shows its DKIM record and explains a DNS check record by record', async () => {
+    const { context, page } = await newPage(browser);
+    await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
+    await page.getByRole('menuitem', { name: /域名管理/ }).click();
+    await page.waitForURL(`${server.baseUrl}/user/domain`);
+    await page.getByText('还没有域名').waitFor();
+
+    // Add
+    await page.getByRole('button', { name: /添加域名/ }).click();
+    const addDialog = page.getByRole('dialog', { name: '添加域名' });
+    await addDialog.getByLabel('域名').fill(DOMAIN);
+    await addDialog.getByRole('button', { name: /添\s*加/ }).click();
+    await page.getByText(`已添加域名 ${DOMAIN}`).waitFor();
+    const row = page.getByRole('row', { name: new RegExp(DOMAIN.replace(/\./g, '\\.')) });
+    await row.getByText('未检查').waitFor();
+
+    // DKIM record
+    await row.getByRole('button', { name: 'DKIM 记录' }).click();
+    const dkimDialog = page.getByRole('dialog', { name: `DKIM 记录：${DOMAIN}` });
+    const recordName = (await dkimDialog.getByTestId('dkim-record-name').innerText()).trim();
+    const recordValue = (await dkimDialog.getByTestId('dkim-record-value').innerText()).trim();
+    expect(recordName).toMatch(new RegExp(`^yj\\d{6}\\._domainkey\\.${DOMAIN.replace(/\./g, '\\.')}$`));
+    expect(recordValue).toMatch(/^v=DKIM1; k=rsa; p=[A-Za-z0-9+/=]{300,}$/);
+    await expect(dkimDialog.getByRole('button', { name: /复制/ }).count()).resolves.toBeGreaterThan(0);
+    await dkimDialog.getByRole('button', { name: /关\s*闭/ }).click();
+
+    // Publish MX, SPF and DKIM but no DMARC on a real DNS server.
+    dns = await startDnsmasq(
+      {
+        local: ['youju.test'],
+        mx: [{ name: DOMAIN, host: MAIL_HOST, preference: 10 }],
+        txt: [
+          { name: DOMAIN, value: `v=spf1 mx a:${MAIL_HOST} ~all` },
+          { name: recordName, value: recordValue },
+        ],
+      },
+      dnsPort,
+    );
+
+    await row.getByRole('button', { name: '检查 DNS' }).click();
+    const checkDialog = page.getByRole('dialog', { name: `检查 DNS：${DOMAIN}` });
+    await checkDialog.getByText('检查结果').waitFor();
+    const resultRow = (purpose: string) => checkDialog.getByRole('row', { name: new RegExp(purpose) });
+    await expect(resultRow('MX（收信）').getByText('正确', { exact: true }).count()).resolves.toBe(1);
+    await expect(resultRow('SPF（发信授权）').getByText('正确', { exact: true }).count()).resolves.toBe(1);
+    await expect(resultRow('DKIM（邮件签名）').getByText('正确', { exact: true }).count()).resolves.toBe(1);
+    const dmarc = resultRow('DMARC（验证策略）');
+    await expect(dmarc.getByText('缺失', { exact: true }).count()).resolves.toBe(1);
+    await expect(dmarc.innerText()).resolves.toContain('没有找到 DMARC 记录');
+    await expect(dmarc.innerText()).resolves.toContain('主机记录 _dmarc');
+    await checkDialog.getByText('部分正确').waitFor();
+    await checkDialog.getByRole('button', { name: /关\s*闭/ }).click();
+
+    // The list shows the stored status.
+    await row.getByText('部分正确').waitFor();
+    await context.close();
+  });
+
+  it('shows administrators the certificate list with a reload button', async () => {
+    const { context, page } = await newPage(browser);
+    await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
+    await page.goto(`${server.baseUrl}/user/domain`);
+    await page.getByText('TLS 证书').waitFor();
+    await page.getByRole('button', { name: /重新加载证书/ }).click();
+    await page.getByText(/已重新加载 0 个证书/).waitFor();
+    await context.close();
+  });
+});

@@ -1,0 +1,5 @@
+import { DomainTable } from '../../../features/domains/components/domain-table';
+
+export function Component() {
+  return <DomainTable />;
+}

@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AddDomainBody, Domain } from '@youju/contract';
+import { callApi } from '../../../lib/api-error';
+import { domainKeys } from './get-domains';
+
+/** POST /api/user/addDomain: the server normalises the name (IDN to punycode) and makes a DKIM key. */
+export function addDomain(body: AddDomainBody): Promise<Domain> {
+  return callApi<Domain>({ method: 'POST', url: '/user/addDomain', data: body });
+}
+
+export function useAddDomain(onSuccess?: (domain: Domain) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: addDomain,
+    onSuccess: async (domain) => {
+      await queryClient.invalidateQueries({ queryKey: domainKeys.all });
+      onSuccess?.(domain);
+    },
+  });
+}

@@ -1,0 +1,36 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { DkimData, RemoveDkimKeyBody, RotateDkimBody } from '@youju/contract';
+import { callApi } from '../../../lib/api-error';
+import { domainKeys } from './get-domains';
+
+/** POST /api/user/rotateDkim: a new selector signs from now on; the old key stays published. */
+export function rotateDkim(body: RotateDkimBody): Promise<DkimData> {
+  return callApi<DkimData>({ method: 'POST', url: '/user/rotateDkim', data: body });
+}
+
+/** POST /api/user/removeDkimKey: unpublishes a retired key. */
+export function removeDkimKey(body: RemoveDkimKeyBody): Promise<DkimData> {
+  return callApi<DkimData>({ method: 'POST', url: '/user/removeDkimKey', data: body });
+}
+
+export function useRotateDkim(onSuccess?: (data: DkimData) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: rotateDkim,
+    onSuccess: async (data) => {
+      await queryClient.invalidateQueries({ queryKey: domainKeys.all });
+      onSuccess?.(data);
+    },
+  });
+}
+
+export function useRemoveDkimKey(onSuccess?: (data: DkimData) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: removeDkimKey,
+    onSuccess: async (data) => {
+      await queryClient.invalidateQueries({ queryKey: domainKeys.all });
+      onSuccess?.(data);
+    },
+  });
+}

@@ -1,0 +1,59 @@
+import type { DnsRecordsData, Domain } from '@youju/contract';
+import { Alert, Button, Modal, Space } from 'antd';
+import { useEffect, useState } from 'react';
+import { formatTime } from '../../../lib/dayjs';
+import { useCheckDns } from '../api/check-dns';
+import { DnsStatusTag } from './dns-labels';
+import { DnsRecordTable } from './dns-record-table';
+
+interface DnsCheckDialogProps {
+  domain: Domain;
+  onClose: () => void;
+}
+
+/** Runs checkDNS when opened and explains, record by record, what to set where. */
+export function DnsCheckDialog({ domain, onClose }: DnsCheckDialogProps) {
+  const [result, setResult] = useState<DnsRecordsData | null>(null);
+  const check = useCheckDns();
+  const { mutate } = check;
+
+  useEffect(() => {
+    mutate(domain.id, { onSuccess: setResult });
+  }, [mutate, domain.id]);
+
+  return (
+    <Modal
+      open
+      width={1100}
+      title={`检查 DNS：${domain.displayName}`}
+      onCancel={onClose}
+      footer={
+        <Space>
+          <Button onClick={() => check.mutate(domain.id, { onSuccess: setResult })} loading={check.isPending}>
+            重新检查
+          </Button>
+          <Button type="primary" onClick={onClose}>
+            关闭
+          </Button>
+        </Space>
+      }
+    >
+      {result && (
+        <Alert
+          style={{ marginBottom: 12 }}
+          type={result.dnsStatus === 'ok' ? 'success' : 'warning'}
+          showIcon
+          title={
+            <Space>
+              <span>检查结果</span>
+              {result.dnsStatus && <DnsStatusTag status={result.dnsStatus} />}
+              {result.checkedAt && <span>（{formatTime(result.checkedAt)}）</span>}
+            </Space>
+          }
+          description="请按“说明”一栏到域名的 DNS 解析处添加或修改记录。DNS 生效通常需要几分钟到几小时，修改后可点击“重新检查”。"
+        />
+      )}
+      <DnsRecordTable domain={domain.name} records={result?.records ?? []} loading={check.isPending} />
+    </Modal>
+  );
+}

@@ -1,0 +1,78 @@
+import type { DnsCheckRecord } from '@youju/contract';
+import { Table, type TableProps, Typography } from 'antd';
+import { hostLabel, RecordStatusTag, recordPurpose } from './dns-labels';
+
+interface DnsRecordTableProps {
+  domain: string;
+  records: DnsCheckRecord[];
+  loading?: boolean;
+}
+
+/** One row per record: what it is for, where to set it, what to set, what was found and what to do. */
+export function DnsRecordTable({ domain, records, loading }: DnsRecordTableProps) {
+  const columns: TableProps<DnsCheckRecord>['columns'] = [
+    {
+      title: '用途',
+      key: 'kind',
+      width: 130,
+      render: (_value, record) => recordPurpose[record.kind ?? ''] ?? record.kind ?? record.type,
+    },
+    { title: '类型', dataIndex: 'type', width: 70 },
+    {
+      title: '主机记录',
+      dataIndex: 'name',
+      width: 180,
+      render: (name: string) => (
+        <Typography.Text copyable={{ text: hostLabel(name, domain) }}>
+          {hostLabel(name, domain)}
+          <br />
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {name}
+          </Typography.Text>
+        </Typography.Text>
+      ),
+    },
+    {
+      title: '应设置的值',
+      dataIndex: 'expected',
+      render: (value: string) => (
+        <Typography.Paragraph copyable={{ text: value }} style={{ marginBottom: 0, wordBreak: 'break-all' }}>
+          {value}
+        </Typography.Paragraph>
+      ),
+    },
+    {
+      title: '当前查到',
+      dataIndex: 'found',
+      render: (found: string[]) =>
+        found.length === 0 ? (
+          <Typography.Text type="secondary">无</Typography.Text>
+        ) : (
+          found.map((value) => (
+            <div key={value} style={{ wordBreak: 'break-all' }}>
+              {value}
+            </div>
+          ))
+        ),
+    },
+    {
+      title: '状态',
+      dataIndex: 'status',
+      width: 90,
+      render: (status: DnsCheckRecord['status']) => <RecordStatusTag status={status} />,
+    },
+    { title: '说明', dataIndex: 'detail', render: (detail?: string) => detail ?? '' },
+  ];
+  return (
+    <Table<DnsCheckRecord>
+      rowKey={(record) => `${record.kind ?? record.type}:${record.name}`}
+      columns={columns}
+      dataSource={records}
+      loading={loading}
+      pagination={false}
+      size="small"
+      scroll={{ x: 1000 }}
+      locale={{ emptyText: '暂无结果' }}
+    />
+  );
+}

@@ -1,0 +1,148 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { type Domain, type DnsRecordsData, Permission } from '@youju/contract';
+import { Button, Card, Modal, Popconfirm, Space, Table, type TableProps, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { formatTime } from '../../../lib/dayjs';
+import { showSuccessMessage } from '../../../lib/feedback';
+import { usePermissions } from '../../../stores/permission-store';
+import { useSetDns } from '../api/check-dns';
+import { useDomains } from '../api/get-domains';
+import { CertificateCard } from './certificate-card';
+import { DeleteDomainDialog } from './delete-domain-dialog';
+import { DkimDialog } from './dkim-dialog';
+import { DnsCheckDialog } from './dns-check-dialog';
+import { DnsStatusTag } from './dns-labels';
+import { DnsProviderDialog } from './dns-provider-dialog';
+import { DnsRecordTable } from './dns-record-table';
+import { DomainFormDialog } from './domain-form-dialog';
+
+type Dialog =
+  | { kind: 'none' }
+  | { kind: 'add' }
+  | { kind: 'edit' | 'delete' | 'dkim' | 'check' | 'provider'; domain: Domain }
+  | { kind: 'written'; domain: Domain; result: DnsRecordsData };
+
+function priceText(domain: Domain): string {
+  return domain.forSale ? `¥${(domain.price / 100).toFixed(2)}` : '不出售';
+}
+
+/** /user/domain: the caller's domains with DNS state, DKIM, DNS check and set, and certificates. */
+export function DomainTable() {
+  const [dialog, setDialog] = useState<Dialog>({ kind: 'none' });
+  const permissions = usePermissions();
+  const domainsQuery = useDomains();
+  const setDns = useSetDns();
+  const close = () => setDialog({ kind: 'none' });
+
+  const writeRecords = (domain: Domain) =>
+    setDns.mutateAsync(domain.id).then((result) => {
+      showSuccessMessage(`已写入 ${result.records.length} 条记录，可稍后点击“检查 DNS”确认`);
+      setDialog({ kind: 'written', domain, result });
+    });
+
+  const columns: TableProps<Domain>['columns'] = [
+    {
+      title: '域名',
+      dataIndex: 'displayName',
+      render: (displayName: string, domain) => (
+        <Space orientation="vertical" size={0}>
+          <Typography.Text strong>{displayName}</Typography.Text>
+          {displayName !== domain.name && <Typography.Text type="secondary">{domain.name}</Typography.Text>}
+        </Space>
+      ),
+    },
+    {
+      title: 'DNS 状态',
+      dataIndex: 'dnsStatus',
+      render: (status: Domain['dnsStatus']) => <DnsStatusTag status={status} />,
+    },
+    {
+      title: '开放注册',
+      dataIndex: 'publicRegistration',
+      render: (open: boolean) => (open ? <Tag color="blue">开放</Tag> : <Tag>关闭</Tag>),
+    },
+    { title: '出售价格', key: 'price', render: (_value, domain) => priceText(domain) },
+    { title: 'DKIM 选择器', dataIndex: 'dkimSelector', render: (selector: string | null) => selector ?? '—' },
+    { title: '添加时间', dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
+    {
+      title: '操作',
+      key: 'actions',
+      render: (_value, domain) => (
+        <Space size={0} wrap>
+          <Button type="link" size="small" onClick={() => setDialog({ kind: 'dkim', domain })}>
+            DKIM 记录
+          </Button>
+          <Button type="link" size="small" onClick={() => setDialog({ kind: 'check', domain })}>
+            检查 DNS
+          </Button>
+          <Popconfirm
+            title={`为 ${domain.displayName} 设置 DNS？`}
+            description="将通过已配置的 DNS 服务商写入 MX、SPF、DKIM、DMARC 记录（替换同名的旧记录）。"
+            okText="写入"
+            cancelText="取消"
+            onConfirm={() => writeRecords(domain)}
+          >
+            <Button type="link" size="small" loading={setDns.isPending && setDns.variables === domain.id}>
+              设置 DNS
+            </Button>
+          </Popconfirm>
+          <Button type="link" size="small" onClick={() => setDialog({ kind: 'provider', domain })}>
+            DNS 服务商
+          </Button>
+          <Button type="link" size="small" onClick={() => setDialog({ kind: 'edit', domain })}>
+            编辑
+          </Button>
+          <Button type="link" size="small" danger onClick={() => setDialog({ kind: 'delete', domain })}>
+            删除
+          </Button>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <Card
+        title="域名管理"
+        extra={
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ kind: 'add' })}>
+            添加域名
+          </Button>
+        }
+      >
+        <Table<Domain>
+          rowKey="id"
+          columns={columns}
+          dataSource={domainsQuery.data ?? []}
+          loading={domainsQuery.isFetching}
+          scroll={{ x: 'max-content' }}
+          pagination={false}
+          locale={{ emptyText: '还没有域名，点击“添加域名”开始' }}
+        />
+      </Card>
+      {permissions.includes(Permission.certificates) && <CertificateCard />}
+
+      {dialog.kind === 'add' && <DomainFormDialog domain={null} onClose={close} />}
+      {dialog.kind === 'edit' && <DomainFormDialog domain={dialog.domain} onClose={close} />}
+      {dialog.kind === 'delete' && <DeleteDomainDialog domain={dialog.domain} onClose={close} />}
+      {dialog.kind === 'dkim' && <DkimDialog domain={dialog.domain} onClose={close} />}
+      {dialog.kind === 'check' && <DnsCheckDialog domain={dialog.domain} onClose={close} />}
+      {dialog.kind === 'provider' && <DnsProviderDialog domain={dialog.domain} onClose={close} />}
+      {dialog.kind === 'written' && (
+        <Modal
+          open
+          width={1100}
+          title={`已写入的记录：${dialog.domain.displayName}`}
+          onCancel={close}
+          footer={
+            <Button type="primary" onClick={close}>
+              关闭
+            </Button>
+          }
+        >
+          <DnsRecordTable domain={dialog.domain.name} records={dialog.result.records} />
+        </Modal>
+      )}
+    </>
+  );
+}
