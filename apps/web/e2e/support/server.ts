@@ -64,7 +64,10 @@ export interface ServerOptions {
  * Starts the real server (`node apps/server/dist/server.js`) on free ports with a fresh data
  * directory and a first administrator, and waits until GET /api/getVar answers.
  */
-export async function startServer({ initialAdmin = true, env: extraEnv = {} }: ServerOptions = {}): Promise<RunningServer> {
+export async function startServer({
+  initialAdmin = true,
+  env: extraEnv = {},
+}: ServerOptions = {}): Promise<RunningServer> {
   ensureBuilt();
   const [port, smtpPort] = [await freePort(), await freePort()];
   const dataDir = await mkdtemp(join(tmpdir(), 'youju-e2e-'));

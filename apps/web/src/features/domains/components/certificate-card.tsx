@@ -63,7 +63,10 @@ export function CertificateCard() {
         loading={certificatesQuery.isFetching}
         pagination={false}
         size="small"
-        locale={{ emptyText: '暂无证书：请把 fullchain.pem 和 privkey.pem 放到数据目录的 certs/<主机名>/ 下，再点击“重新加载证书”' }}
+        locale={{
+          emptyText:
+            '暂无证书：请把 fullchain.pem 和 privkey.pem 放到数据目录的 certs/<主机名>/ 下，再点击“重新加载证书”',
+        }}
       />
     </Card>
   );

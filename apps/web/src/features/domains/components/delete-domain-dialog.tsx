@@ -26,14 +26,20 @@ export function DeleteDomainDialog({ domain, onClose }: DeleteDomainDialogProps)
       onOk={() => remove.mutate({ id: domain.id, force })}
       onCancel={onClose}
     >
-      <Typography.Paragraph>删除后该域名不再收信，它的 DKIM 密钥和 DNS 服务商设置也会一并删除。</Typography.Paragraph>
+      <Typography.Paragraph>
+        删除后该域名不再收信，它的 DKIM 密钥和 DNS 服务商设置也会一并删除。
+      </Typography.Paragraph>
       <Alert
         type="warning"
         showIcon
         title="该域名下还有邮箱时，普通删除会被拒绝"
         description="勾选“强制删除”会同时删除该域名下的全部邮箱及其所有邮件，且无法恢复。"
       />
-      <Checkbox style={{ marginTop: 12 }} checked={force} onChange={(event) => setForce(event.target.checked)}>
+      <Checkbox
+        style={{ marginTop: 12 }}
+        checked={force}
+        onChange={(event) => setForce(event.target.checked)}
+      >
         强制删除（同时删除全部邮箱和邮件）
       </Checkbox>
     </Modal>

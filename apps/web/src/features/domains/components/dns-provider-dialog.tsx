@@ -1,4 +1,4 @@
-import { TsigAlgorithms, type Domain, type SetDnsProviderBody, type TsigAlgorithm } from '@youju/contract';
+import { type Domain, type SetDnsProviderBody, type TsigAlgorithm, TsigAlgorithms } from '@youju/contract';
 import { Alert, Button, Form, Input, Modal, Popconfirm, Select, Space, Spin } from 'antd';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useDnsProvider, useSetDnsProvider } from '../api/dns-provider';
@@ -97,7 +97,11 @@ export function DnsProviderDialog({ domain, onClose }: DnsProviderDialogProps) {
           >
             <Input placeholder="203.0.113.53" autoComplete="off" />
           </Form.Item>
-          <Form.Item name="zone" label="区域（zone）" extra="通常就是域名本身；域名在上级区域中时填写上级域名">
+          <Form.Item
+            name="zone"
+            label="区域（zone）"
+            extra="通常就是域名本身；域名在上级区域中时填写上级域名"
+          >
             <Input placeholder={domain.name} autoComplete="off" />
           </Form.Item>
           <Form.Item
@@ -114,9 +118,16 @@ export function DnsProviderDialog({ domain, onClose }: DnsProviderDialogProps) {
             name="secret"
             label="TSIG 密钥（base64）"
             rules={provider ? [] : [{ required: true, whitespace: true, message: '请填写 TSIG 密钥' }]}
-            extra={provider ? `已保存的密钥：${provider.secretMasked}（留空则不修改）` : '密钥只会保存在服务器上，不会再次显示'}
+            extra={
+              provider
+                ? `已保存的密钥：${provider.secretMasked}（留空则不修改）`
+                : '密钥只会保存在服务器上，不会再次显示'
+            }
           >
-            <Input.Password placeholder={provider ? '留空则不修改' : 'base64 编码的密钥'} autoComplete="new-password" />
+            <Input.Password
+              placeholder={provider ? '留空则不修改' : 'base64 编码的密钥'}
+              autoComplete="new-password"
+            />
           </Form.Item>
         </Form>
       )}

@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { type Domain, type DnsRecordsData, Permission } from '@youju/contract';
+import { type DnsRecordsData, type Domain, Permission } from '@youju/contract';
 import { Button, Card, Modal, Popconfirm, Space, Table, type TableProps, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { formatTime } from '../../../lib/dayjs';
