@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { latinWords, launchBrowser, loginThroughForm, newPage } from './support/browser';
+import { latinWords, launchBrowser, loginThroughForm, menuNames, newPage } from './support/browser';
 import { type RunningServer, startServer } from './support/server';
 
 describe('session: login, stores, expiry, logout', () => {
@@ -54,10 +54,17 @@ describe('session: login, stores, expiry, logout', () => {
     const admin = await page.evaluate(() => JSON.parse(localStorage.getItem('permission_') ?? 'null'));
     expect(admin).toMatchObject({ role: 'admin', name: server.adminUser });
     expect(admin.permissions).toEqual(expect.arrayContaining(['menu:inbox', 'menu:sysAccount']));
-    // The menu shows the built screens the permissions allow, and nothing else.
-    await page.getByRole('menuitem').first().waitFor();
-    const menu = await page.getByRole('menuitem').allInnerTexts();
-    expect(menu.map((item) => item.trim())).toEqual(['收件箱', '系统账号']);
+    // The menu shows the built screens the permissions allow, each leading to a real screen.
+    const menu = await menuNames(page);
+    expect(menu[0]).toBe('收件箱');
+    expect(menu).toContain('系统账号');
+    for (const name of menu) {
+      await page.getByRole('menuitem', { name }).click();
+      await page.locator('.ant-menu-item-selected').filter({ hasText: name }).waitFor();
+      await page.locator('.ant-layout-content .ant-card, .ant-layout-content .ant-result').first().waitFor();
+      expect(await page.getByText('没有权限').count(), name).toBe(0);
+      expect(await page.getByText('页面加载失败').count(), name).toBe(0);
+    }
     await context.close();
   });
 

@@ -39,6 +39,13 @@ export async function loginThroughForm(
   await page.waitForURL(`${baseUrl}/user/inbox`);
 }
 
+/** Names in the /user side menu, once it has rendered. */
+export async function menuNames(page: Page): Promise<string[]> {
+  const items = page.locator('.ant-layout-sider').getByRole('menuitem');
+  await items.first().waitFor();
+  return (await items.allInnerTexts()).map((text) => text.trim());
+}
+
 /** Stores a token the way the client does, without going through the form. */
 export async function apiLogin(baseUrl: string, username: string, password: string): Promise<string> {
   const response = await fetch(`${baseUrl}/api/login`, {

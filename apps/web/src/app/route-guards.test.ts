@@ -72,15 +72,16 @@ describe('route guards', () => {
     expect(await guards.requireSession(loaderArgs)).toBeNull();
   });
 
-  it('show a mailbox session only the built screens its permissions allow', async () => {
+  it('show each role only the built screens its permissions allow', async () => {
     const { routes } = await setUp('mailbox');
-    expect(routes.allowedUserScreens(permissionsFor('mailbox')).map((entry) => entry.screen)).toEqual([
-      'inbox',
-    ]);
-    expect(routes.allowedUserScreens(permissionsFor('user')).map((entry) => entry.screen)).toEqual(['inbox']);
-    expect(routes.allowedUserScreens(permissionsFor('admin')).map((entry) => entry.screen)).toEqual([
-      'inbox',
-      'sysAccount',
-    ]);
+    const screensOf = (role: Role) =>
+      routes.allowedUserScreens(permissionsFor(role)).map((entry) => entry.screen);
+    const built = routes.userScreens.map((entry) => entry.screen);
+    expect(screensOf('admin')).toEqual(built);
+    expect(screensOf('user')).toContain('inbox');
+    expect(screensOf('user')).not.toContain('sysAccount');
+    expect(screensOf('mailbox')).toContain('inbox');
+    expect(screensOf('mailbox').every((screen) => ['inbox', 'sent', 'setting'].includes(screen))).toBe(true);
+    expect(screensOf('anonymous')).toEqual([]);
   });
 });

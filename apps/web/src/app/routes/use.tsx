@@ -4,8 +4,7 @@ import { useSettingsStore } from '../../stores/settings-store';
 const steps = [
   {
     title: '注册或登录',
-    content:
-      '在登录页选择“注册邮箱”，挑一个开放注册的域名；已有邮箱用“邮箱登录”，系统账号用“系统账号登录”。',
+    content: '在登录页选择“注册邮箱”，挑一个开放注册的域名；已有邮箱用“邮箱登录”，系统账号用“系统账号登录”。',
   },
   {
     title: '临时邮箱与正式邮箱',
