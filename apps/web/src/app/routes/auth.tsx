@@ -1,12 +1,12 @@
 import { MailOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Flex, Typography } from 'antd';
+import { Alert, Flex, Typography } from 'antd';
 import { Link, useNavigate } from 'react-router-dom';
 import { DEFAULT_SITE_NAME } from '../../config/constants';
 import { paths } from '../../config/routes';
 import { AuthPanel } from '../../features/auth/components/auth-panel';
 import { refreshVariables } from '../../lib/variables';
-import { saveToken } from '../../stores/session-store';
+import { saveToken, useSessionStore } from '../../stores/session-store';
 import { useSettingsStore } from '../../stores/settings-store';
 
 /** Login, mailbox registration and first-run set-up. */
@@ -14,6 +14,7 @@ export function Component() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const siteName = useSettingsStore((state) => state.settings.siteName) || DEFAULT_SITE_NAME;
+  const loggedIn = useSessionStore((state) => state.token !== null);
 
   // A new session: forget the previous caller's data and fetch the variables of the new role before
   // entering /user, so that its menus match at once.
@@ -37,6 +38,15 @@ export function Component() {
           {siteName}
         </Typography.Title>
       </Link>
+      {loggedIn ? (
+        <Alert
+          type="info"
+          showIcon
+          style={{ width: '100%', maxWidth: 440 }}
+          title="你已登录"
+          action={<Link to={paths.user}>进入邮箱</Link>}
+        />
+      ) : null}
       <AuthPanel onAuthenticated={enter} />
       <Link to={paths.home}>返回首页</Link>
     </Flex>

@@ -83,11 +83,17 @@ export function SysAccountTable() {
             description="删除后该账号无法再登录，此操作不可撤销。"
             okText="删除"
             cancelText="取消"
-            okButtonProps={{ danger: true, loading: deleteMutation.isPending }}
-            onConfirm={() => deleteMutation.mutateAsync(account.id)}
+            okButtonProps={{ danger: true }}
+            onConfirm={() => deleteMutation.mutate(account.id)}
             disabled={account.username === currentName}
           >
-            <Button type="link" size="small" danger disabled={account.username === currentName}>
+            <Button
+              type="link"
+              size="small"
+              danger
+              disabled={account.username === currentName}
+              loading={deleteMutation.isPending && deleteMutation.variables === account.id}
+            >
               删除
             </Button>
           </Popconfirm>
