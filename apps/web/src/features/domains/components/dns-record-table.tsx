@@ -35,6 +35,7 @@ export function DnsRecordTable({ domain, records, loading }: DnsRecordTableProps
     {
       title: '应设置的值',
       dataIndex: 'expected',
+      width: 300,
       render: (value: string) => (
         <Typography.Paragraph copyable={{ text: value }} style={{ marginBottom: 0, wordBreak: 'break-all' }}>
           {value}
@@ -44,6 +45,7 @@ export function DnsRecordTable({ domain, records, loading }: DnsRecordTableProps
     {
       title: '当前查到',
       dataIndex: 'found',
+      width: 240,
       render: (found: string[]) =>
         found.length === 0 ? (
           <Typography.Text type="secondary">无</Typography.Text>
@@ -61,7 +63,7 @@ export function DnsRecordTable({ domain, records, loading }: DnsRecordTableProps
       width: 90,
       render: (status: DnsCheckRecord['status']) => <RecordStatusTag status={status} />,
     },
-    { title: '说明', dataIndex: 'detail', render: (detail?: string) => detail ?? '' },
+    { title: '说明', dataIndex: 'detail', width: 320, render: (detail?: string) => detail ?? '' },
   ];
   return (
     <Table<DnsCheckRecord>
@@ -71,7 +73,8 @@ export function DnsRecordTable({ domain, records, loading }: DnsRecordTableProps
       loading={loading}
       pagination={false}
       size="small"
-      scroll={{ x: 1000 }}
+      tableLayout="fixed"
+      scroll={{ x: 1330 }}
       locale={{ emptyText: '暂无结果' }}
     />
   );
