@@ -8,6 +8,9 @@ import { certificateRoutes } from './modules/certificates/certificate-routes.js'
 import { dkimRoutes } from './modules/dkim/dkim-routes.js';
 import { dnsRoutes } from './modules/dns/dns-routes.js';
 import { domainRoutes, storeDomainRoutes } from './modules/domains/domain-routes.js';
+import { filterRoutes } from './modules/filters/filter-routes.js';
+import { mailRoutes } from './modules/mail/mail-routes.js';
+import { startRetention } from './modules/mail/retention.js';
 import { systemAccountRoutes } from './modules/system-accounts/system-account-routes.js';
 import { variablesRoutes } from './modules/variables/variables-routes.js';
 import { installAuthentication } from './plugins/authentication.js';
@@ -69,8 +72,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
   app.decorate('config', config);
   app.decorate('database', database);
-  app.decorate('services', createServices(database.db, database.engine, config, app.log));
+  app.decorate('services', createServices(database.db, database.engine, config, app.log, database.pool));
   app.addHook('onClose', async () => database.close());
+  // Live-inbox notifications (LISTEN on PostgreSQL) and the retention purge stop before the
+  // database closes.
+  await app.services.mailEvents.start();
+  app.addHook('preClose', async () => app.services.mailEvents.close());
+  startRetention(app);
 
   installValidators(app);
   installErrorHandling(app);
@@ -86,6 +94,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(storeDomainRoutes, { prefix: '/api' });
   await app.register(sessionRoutes, { prefix: '/api/user' });
   await app.register(domainRoutes, { prefix: '/api/user' });
+  await app.register(mailRoutes, { prefix: '/api/user' });
+  await app.register(filterRoutes, { prefix: '/api/user' });
   await app.register(dkimRoutes, { prefix: '/api/user' });
   await app.register(dnsRoutes, { prefix: '/api/user' });
   await app.register(certificateRoutes, { prefix: '/api/user' });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { startSmtpServer } from './smtp/smtp-server.js';
 
 /** Entry point: validate the configuration, build the app, listen, shut down cleanly. */
 async function main(): Promise<void> {
@@ -31,7 +32,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+  // SMTP first: app.close() (on SIGTERM) stops it before HTTP and the database.
+  const smtp = await startSmtpServer(app);
   await app.listen({ port: config.port, host: config.host });
+  app.log.info(`SMTP listening on ${config.host}:${smtp.port}`);
 }
 
 main().catch((error: unknown) => {

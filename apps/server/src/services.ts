@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type pg from 'pg';
 import type { Config } from './config.js';
 import type { Engine } from './db/database.js';
 import type { Database } from './db/schema.js';
@@ -7,6 +8,11 @@ import { createCertificateService } from './modules/certificates/certificate-ser
 import { createDkimService } from './modules/dkim/dkim-service.js';
 import { createDnsService } from './modules/dns/dns-service.js';
 import { createDomainService } from './modules/domains/domain-service.js';
+import { createFilterService } from './modules/filters/filter-service.js';
+import { createFirewallService } from './modules/firewall/firewall-service.js';
+import { createInboundService } from './modules/mail/inbound-service.js';
+import { createMailEvents } from './modules/mail/mail-events.js';
+import { createMailService } from './modules/mail/mail-service.js';
 import { createSessionService } from './modules/sessions/session-service.js';
 import { createSettingsService } from './modules/settings/settings-service.js';
 import { createSystemAccountService } from './modules/system-accounts/system-account-service.js';
@@ -14,18 +20,43 @@ import { createSystemAccountService } from './modules/system-accounts/system-acc
 interface Logger {
   info(message: string): void;
   warn(message: string): void;
+  error(message: string): void;
 }
 
 /** The domain services, wired once per app. They know nothing about HTTP or SMTP. */
-export function createServices(db: Kysely<Database>, engine: Engine, config: Config, log: Logger) {
+export function createServices(
+  db: Kysely<Database>,
+  engine: Engine,
+  config: Config,
+  log: Logger,
+  pool: pg.Pool | null = null,
+) {
   const sessions = createSessionService(db);
   const settings = createSettingsService(db);
+  const firewall = createFirewallService(db);
+  const filters = createFilterService(db, log);
+  const mailEvents = createMailEvents(pool, log);
+  const inbound = createInboundService({
+    db,
+    engine,
+    dataDir: config.dataDir,
+    settings,
+    filters,
+    events: mailEvents,
+    log,
+  });
+  const mail = createMailService(db, settings);
   const domains = createDomainService(db);
   const dkim = createDkimService(db, domains);
   return {
     engine,
     sessions,
     settings,
+    firewall,
+    filters,
+    mailEvents,
+    inbound,
+    mail,
     auth: createAuthService({ db, config, sessions, settings, log }),
     systemAccounts: createSystemAccountService(db, sessions),
     domains,

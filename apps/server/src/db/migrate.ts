@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, Migrator } from 'kysely';
 import type { Engine } from './database.js';
 import * as initial from './migrations/001_initial.js';
+import * as mail from './migrations/002_mail.js';
 import * as domainDns from './migrations/005_domain_dns.js';
 
 /**
@@ -10,6 +11,7 @@ import * as domainDns from './migrations/005_domain_dns.js';
  */
 const migrations: Record<string, (engine: Engine) => Migration> = {
   '001_initial': (engine) => ({ up: (db) => initial.up(db, engine) }),
+  '002_mail': (engine) => ({ up: (db) => mail.up(db, engine) }),
   '005_domain_dns': (engine) => ({ up: (db) => domainDns.up(db, engine) }),
 };
 

@@ -10,6 +10,11 @@ export interface Database {
   domains: DomainTable;
   mailboxes: MailboxTable;
   settings: SettingTable;
+  raw_messages: RawMessageTable;
+  message_raw_chunks: MessageRawChunkTable;
+  messages: MessageTable;
+  mail_filters: MailFilterTable;
+  ip_blacklist: IpBlacklistTable;
   domain_dkim_keys: DomainDkimKeyTable;
   domain_dns_providers: DomainDnsProviderTable;
 }
@@ -115,4 +120,70 @@ export type DomainDnsProviderRow = Selectable<DomainDnsProviderTable>;
 export interface SettingTable {
   key: string;
   value: string;
+}
+
+/** The bytes of one received DATA, shared by the messages of all its recipients. */
+export interface RawMessageTable {
+  id: Generated<number>;
+  size: number;
+  sha256: string;
+  created_at: number;
+}
+
+/** 256 KiB slices of a raw message, in order (`seq` from 0). */
+export interface MessageRawChunkTable {
+  raw_id: number;
+  seq: number;
+  data: Buffer;
+}
+
+/** One received message in one mailbox. */
+export interface MessageTable {
+  id: Generated<number>;
+  mailbox_id: number;
+  raw_id: number;
+  envelope_from: string;
+  from_name: string;
+  from_address: string;
+  subject: string;
+  snippet: string;
+  text_body: string | null;
+  html_body: string | null;
+  /** JSON `[{ name, address }]` */
+  to_json: string;
+  cc_json: string;
+  /** JSON `StoredAttachment[]` (see modules/mail/mail-parser.ts) */
+  attachments_json: string;
+  message_id: string;
+  sent_at: number | null;
+  received_at: number;
+  size: number;
+  read: number;
+  starred: number;
+  spam: number;
+  has_attachments: number;
+  parse_error: string | null;
+}
+export type MessageRow = Selectable<MessageTable>;
+export type NewMessageRow = Insertable<MessageTable>;
+
+export interface MailFilterTable {
+  id: Generated<number>;
+  owner_id: number;
+  field: 'from' | 'to' | 'subject' | 'body';
+  match: 'contains' | 'equals' | 'regex';
+  value: string;
+  action: 'reject' | 'discard' | 'spam';
+  enabled: number;
+  created_at: number;
+}
+export type MailFilterRow = Selectable<MailFilterTable>;
+
+/** A blocked address or CIDR range (IPv4 or IPv6), refused on SMTP and HTTP. */
+export interface IpBlacklistTable {
+  id: Generated<number>;
+  ip: string;
+  reason: string;
+  created_at: number;
+  expires_at: number | null;
 }

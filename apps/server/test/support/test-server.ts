@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
+import { startSmtpServer } from '../../src/smtp/smtp-server.js';
 
 /**
  * The database engine a test run uses: `YOUJU_TEST_ENGINE=postgres` with `TEST_DATABASE_URL` (an
@@ -17,6 +18,8 @@ export interface TestServer {
   app: FastifyInstance;
   config: Config;
   baseUrl: string;
+  /** the inbound SMTP listener's port on 127.0.0.1 */
+  smtpPort: number;
   dataDir: string;
   /** Calls the API over real HTTP and returns status and parsed body. */
   api<T = any>(
@@ -73,6 +76,7 @@ export async function startTestServer(
   };
   const config = loadConfig(env, { webRoot: options.webRoot ?? null, logLevel: 'silent' });
   const app = await buildApp(config, { logger: false });
+  const smtp = await startSmtpServer(app, { port: 0, host: '127.0.0.1' });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
@@ -102,6 +106,7 @@ export async function startTestServer(
     app,
     config,
     baseUrl,
+    smtpPort: smtp.port,
     dataDir,
     api,
     async adminToken() {

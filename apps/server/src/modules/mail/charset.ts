@@ -1,0 +1,145 @@
+import iconv from 'iconv-lite';
+
+/**
+ * Turns the bytes of a text part or header into a string the way Chinese mail needs, which is more
+ * forgiving than the labels mail carries:
+ *
+ * - The GB family (GB2312, GBK, CP936, EUC-CN, GB18030) is always decoded as GB18030, the superset:
+ *   clients routinely label GBK text "gb2312" and use characters GB2312 lacks (镕, 喆, 堃 …).
+ * - Big5 is decoded as Big5 with the HKSCS extensions (WHATWG "big5").
+ * - A missing, "us-ascii" or "utf-8" label on bytes that are not valid UTF-8, and Latin-1 labels on
+ *   bytes that pair up as GB double-byte characters, are sniffed: valid UTF-8 first, then GB18030,
+ *   then Big5, then Windows-1252 (which never fails).
+ * - Everything else goes to the WHATWG decoder of Node's ICU (ISO-2022-JP, Shift_JIS, EUC-KR, …),
+ *   then iconv-lite for labels ICU lacks (cp936, …).
+ */
+
+const GB_LABELS = new Set([
+  'gb2312',
+  'gb_2312',
+  'gb_2312-80',
+  'csgb2312',
+  'gbk',
+  'x-gbk',
+  'cp936',
+  'ms936',
+  'windows-936',
+  'euc-cn',
+  'x-euc-cn',
+  'chinese',
+  'iso-ir-58',
+  'gb18030',
+]);
+const BIG5_LABELS = new Set([
+  'big5',
+  'big-5',
+  'big5-hkscs',
+  'x-x-big5',
+  'cn-big5',
+  'csbig5',
+  'cp950',
+  'ms950',
+]);
+const LATIN_LABELS = new Set([
+  'iso-8859-1',
+  'iso8859-1',
+  'latin1',
+  'l1',
+  'windows-1252',
+  'cp1252',
+  'ascii',
+  'us-ascii',
+]);
+const SNIFF_LABELS = new Set([
+  '',
+  'utf-8',
+  'utf8',
+  'unicode-1-1-utf-8',
+  '7bit',
+  '8bit',
+  'unknown',
+  'unknown-8bit',
+  'x-unknown',
+  'default',
+]);
+
+function normalizeLabel(label: string | undefined | null): string {
+  return (label ?? '')
+    .trim()
+    .replace(/^["']|["']$/g, '')
+    .toLowerCase();
+}
+
+function tryDecode(encoding: string, bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder(encoding, { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+function hasHighBytes(bytes: Uint8Array): boolean {
+  for (const byte of bytes) if (byte >= 0x80) return true;
+  return false;
+}
+
+/** Share of the non-ASCII characters that are CJK ideographs or CJK punctuation. */
+function cjkShare(text: string): number {
+  let wide = 0;
+  let cjk = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code < 0x80) continue;
+    wide++;
+    if (
+      (code >= 0x4e00 && code <= 0x9fff) ||
+      (code >= 0x3000 && code <= 0x303f) ||
+      (code >= 0xff00 && code <= 0xffef)
+    )
+      cjk++;
+  }
+  return wide === 0 ? 0 : cjk / wide;
+}
+
+/** Bytes that are not UTF-8, decoded by guessing among the encodings Chinese mail uses. */
+function sniff(bytes: Uint8Array): string {
+  const utf8 = tryDecode('utf-8', bytes);
+  if (utf8 !== null) return utf8;
+  const gb = tryDecode('gb18030', bytes);
+  if (gb !== null && cjkShare(gb) > 0.6) return gb;
+  const big5 = tryDecode('big5', bytes);
+  if (big5 !== null && cjkShare(big5) > 0.6) return big5;
+  return new TextDecoder('windows-1252').decode(bytes);
+}
+
+export function decodeBytes(bytes: Uint8Array, label?: string | null): string {
+  const name = normalizeLabel(label);
+  if (!hasHighBytes(bytes) && !name.startsWith('utf-16') && !name.includes('2022') && name !== 'utf-7') {
+    // Pure ASCII reads the same in every ASCII-compatible charset.
+    return Buffer.from(bytes).toString('latin1');
+  }
+  if (GB_LABELS.has(name)) return new TextDecoder('gb18030').decode(bytes);
+  if (BIG5_LABELS.has(name)) return new TextDecoder('big5').decode(bytes);
+  if (SNIFF_LABELS.has(name)) return sniff(bytes);
+  if (LATIN_LABELS.has(name)) {
+    // Mislabelled mail: a Latin-1 label on UTF-8 or GBK bytes is common; real Latin-1 text rarely
+    // decodes as valid multi-byte text of either.
+    const utf8 = tryDecode('utf-8', bytes);
+    if (utf8 !== null) return utf8;
+    const gb = tryDecode('gb18030', bytes);
+    if (gb !== null && cjkShare(gb) > 0.8) return gb;
+    return new TextDecoder('windows-1252').decode(bytes);
+  }
+  try {
+    return new TextDecoder(name).decode(bytes);
+  } catch {
+    // not a WHATWG label
+  }
+  if (iconv.encodingExists(name)) return iconv.decode(Buffer.from(bytes), name);
+  return sniff(bytes);
+}
+
+/** True when a string from a byte-as-UTF-8 conversion lost characters. */
+export function looksGarbled(text: string): boolean {
+  return text.includes('\uFFFD');
+}

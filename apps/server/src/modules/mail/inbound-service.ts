@@ -1,0 +1,298 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { type Kysely, sql } from 'kysely';
+import type { Engine } from '../../db/database.js';
+import type { Database, NewMessageRow } from '../../db/schema.js';
+import type { FilterAction, FilterService } from '../filters/filter-service.js';
+import type { SettingsService } from '../settings/settings-service.js';
+import type { MailEvents } from './mail-events.js';
+import { MessageLimitError, type ParsedMail, parseMailFile } from './mail-parser.js';
+import { insertRawFromFile } from './raw-store.js';
+
+/**
+ * Why a delivery did not happen, in terms the SMTP layer maps to reply codes; the service knows
+ * nothing about SMTP.
+ */
+export type DeliveryFailure =
+  /** no recipient mailbox exists (any more) */
+  | 'no-recipients'
+  /** a recipient's quota would be exceeded */
+  | 'quota'
+  /** a content filter refused the message for every recipient */
+  | 'rejected'
+  /** the message breaks a structural limit (header size, MIME parts) */
+  | 'limits'
+  /** the disk or database is full */
+  | 'storage-full'
+  /** storing failed for another reason */
+  | 'storage';
+
+export class DeliveryError extends Error {
+  constructor(
+    readonly failure: DeliveryFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface Spool {
+  path: string;
+  size: number;
+  sha256: string;
+}
+
+export interface Envelope {
+  mailFrom: string;
+  recipients: string[];
+  remoteAddress: string;
+}
+
+export interface RecipientCheck {
+  accepted: boolean;
+  /** set when the address exists but cannot take `declaredSize` more bytes */
+  full: boolean;
+}
+
+interface RecipientMailbox {
+  id: number;
+  address: string;
+  owner_id: number;
+  quota_bytes: number;
+  used_bytes: number;
+}
+
+interface Logger {
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** Did the failure come from a full disk (ENOSPC), SQLite (SQLITE_FULL) or PostgreSQL (53100)? */
+function isStorageFull(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL' || code === '53100';
+}
+
+/**
+ * Receiving mail: recipient checks, spooling the DATA stream to a temporary file, parsing, content
+ * filters and the durable store. See `deliver` for the order of events that makes "250" safe.
+ */
+export function createInboundService(deps: {
+  db: Kysely<Database>;
+  engine: Engine;
+  dataDir: string;
+  settings: SettingsService;
+  filters: FilterService;
+  events: MailEvents;
+  log: Logger;
+}) {
+  const { db, engine, settings, filters, events, log } = deps;
+  const spoolDir = join(deps.dataDir, 'tmp');
+
+  async function liveMailboxes(addresses: string[]): Promise<RecipientMailbox[]> {
+    if (addresses.length === 0) return [];
+    const now = Date.now();
+    return db
+      .selectFrom('mailboxes')
+      .select(['id', 'address', 'owner_id', 'quota_bytes', 'used_bytes'])
+      .where('address', 'in', addresses)
+      .where('enabled', '=', 1)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .execute();
+  }
+
+  function overQuota(mailbox: RecipientMailbox, size: number): boolean {
+    return mailbox.quota_bytes > 0 && mailbox.used_bytes + size > mailbox.quota_bytes;
+  }
+
+  return {
+    /** Creates the spool directory and removes what a crash left in it (never acknowledged). */
+    async prepare(): Promise<void> {
+      await mkdir(spoolDir, { recursive: true });
+      for (const name of await readdir(spoolDir)) {
+        if (name.endsWith('.eml')) await rm(join(spoolDir, name), { force: true });
+      }
+    },
+
+    async maxMessageBytes(): Promise<number> {
+      return (await settings.get()).maxMessageBytes;
+    },
+
+    /**
+     * RCPT TO: the address must be an enabled, unexpired mailbox (address or account) on one of
+     * our domains. `declaredSize` is the SIZE parameter of MAIL FROM (RFC 1870), when given.
+     */
+    async checkRecipient(address: string, declaredSize: number): Promise<RecipientCheck> {
+      const [mailbox] = await liveMailboxes([address.trim().toLowerCase()]);
+      if (!mailbox) return { accepted: false, full: false };
+      const full =
+        mailbox.quota_bytes > 0 &&
+        (mailbox.used_bytes >= mailbox.quota_bytes || overQuota(mailbox, declaredSize));
+      return { accepted: !full, full };
+    },
+
+    /** Writes a (guarded) DATA stream to a temporary file, hashing it on the way. */
+    async spool(source: Readable): Promise<Spool> {
+      await mkdir(spoolDir, { recursive: true });
+      const path = join(spoolDir, `${Date.now()}-${randomUUID()}.eml`);
+      const hash = createHash('sha256');
+      let size = 0;
+      source.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        hash.update(chunk);
+      });
+      try {
+        await pipeline(source, createWriteStream(path, { highWaterMark: 256 * 1024 }));
+      } catch (error) {
+        await rm(path, { force: true });
+        if (isStorageFull(error)) throw new DeliveryError('storage-full', 'spool disk full');
+        throw new DeliveryError('storage', `spool failed: ${(error as Error).message}`);
+      }
+      return { path, size, sha256: hash.digest('hex') };
+    },
+
+    async discard(spool: Spool): Promise<void> {
+      await rm(spool.path, { force: true });
+    },
+
+    /**
+     * Stores a spooled message for its recipients and resolves only after the commit. Order:
+     * 1. the DATA stream is already on disk in the spool file (read once, counted, hashed);
+     * 2. parse it (streaming; a parse failure keeps the raw message and what headers it can);
+     * 3. content filters decide per recipient owner;
+     * 4. one transaction stores the raw bytes in chunks, one message row per recipient mailbox and
+     *    the quota accounting; the commit is synchronous on both engines, so when this resolves a
+     *    `kill -9` cannot lose the message — and before it resolves nothing was acknowledged.
+     * The spool file is removed either way.
+     */
+    async deliver(spool: Spool, envelope: Envelope): Promise<{ messageIds: number[]; discarded: boolean }> {
+      try {
+        const unique = [...new Set(envelope.recipients.map((r) => r.trim().toLowerCase()))];
+        const mailboxes = await liveMailboxes(unique);
+        if (mailboxes.length === 0) throw new DeliveryError('no-recipients', 'no such mailbox');
+        if (mailboxes.some((mailbox) => overQuota(mailbox, spool.size))) {
+          throw new DeliveryError('quota', 'mailbox quota exceeded');
+        }
+
+        let parsed: ParsedMail;
+        try {
+          parsed = await parseMailFile(spool.path);
+        } catch (error) {
+          if (error instanceof MessageLimitError) throw new DeliveryError('limits', error.message);
+          throw error;
+        }
+        if (parsed.error) log.warn(`stored a message whose MIME could not be fully read: ${parsed.error}`);
+
+        const sender = parsed.from;
+        const decisions = await filters.decide([...new Set(mailboxes.map((m) => m.owner_id))], {
+          from: [
+            sender?.address ?? '',
+            sender?.name ?? '',
+            sender ? `${sender.name} <${sender.address}>`.trim() : '',
+            envelope.mailFrom,
+          ].filter(Boolean),
+          to: [...unique, ...parsed.to.flatMap((p) => [p.address, p.name].filter(Boolean))],
+          subject: [parsed.subject],
+          body: [parsed.text ?? parsed.html ?? ''],
+        });
+        const actionFor = (mailbox: RecipientMailbox): FilterAction =>
+          decisions.get(mailbox.owner_id) ?? 'accept';
+        if (mailboxes.every((mailbox) => actionFor(mailbox) === 'reject')) {
+          throw new DeliveryError('rejected', 'refused by content filter');
+        }
+        // A message cannot be refused for some recipients after DATA (RFC 5321 section 3.3: one
+        // reply for the transaction), so a mix of reject and accept drops it for the rejecting ones.
+        const keep = mailboxes.filter((mailbox) => !['reject', 'discard'].includes(actionFor(mailbox)));
+        if (keep.length === 0) return { messageIds: [], discarded: true };
+
+        const messageIds = await store(
+          spool,
+          envelope,
+          parsed,
+          keep,
+          (mailbox) => actionFor(mailbox) === 'spam',
+        );
+        events.announceCommitted(messageIds);
+        return { messageIds, discarded: false };
+      } catch (error) {
+        if (error instanceof DeliveryError) throw error;
+        if (isStorageFull(error)) throw new DeliveryError('storage-full', 'storage full');
+        log.error(`storing a message failed: ${(error as Error).message}`);
+        throw new DeliveryError('storage', 'store failed');
+      } finally {
+        await rm(spool.path, { force: true });
+      }
+    },
+  };
+
+  async function store(
+    spool: Spool,
+    envelope: Envelope,
+    parsed: ParsedMail,
+    mailboxes: RecipientMailbox[],
+    isSpam: (mailbox: RecipientMailbox) => boolean,
+  ): Promise<number[]> {
+    return db.transaction().execute(async (trx) => {
+      // PostgreSQL's default, but a server configured with synchronous_commit=off would otherwise
+      // acknowledge mail that a crash can still lose.
+      if (engine === 'postgres') await sql`set local synchronous_commit = on`.execute(trx);
+      const rawId = await insertRawFromFile(trx, spool.path, spool.size, spool.sha256);
+      const now = Date.now();
+      const snippet = (parsed.text ?? '').replace(/\s+/g, ' ').trim().slice(0, 200);
+      const ids: number[] = [];
+      for (const mailbox of mailboxes) {
+        // The quota check and the accounting in one statement, so concurrent deliveries cannot both
+        // squeeze under the limit.
+        const updated = await trx
+          .updateTable('mailboxes')
+          .set((eb) => ({ used_bytes: eb('used_bytes', '+', spool.size) }))
+          .where('id', '=', mailbox.id)
+          .where((eb) =>
+            eb.or([
+              eb('quota_bytes', '<=', 0),
+              eb(eb('used_bytes', '+', spool.size), '<=', eb.ref('quota_bytes')),
+            ]),
+          )
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) !== 1) throw new DeliveryError('quota', 'mailbox quota exceeded');
+        const row: NewMessageRow = {
+          mailbox_id: mailbox.id,
+          raw_id: rawId,
+          envelope_from: envelope.mailFrom.slice(0, 320),
+          from_name: (parsed.from?.name ?? '').slice(0, 320),
+          from_address: (parsed.from?.address ?? envelope.mailFrom).slice(0, 320),
+          subject: parsed.subject,
+          snippet,
+          text_body: parsed.text,
+          html_body: parsed.html,
+          to_json: JSON.stringify(parsed.to),
+          cc_json: JSON.stringify(parsed.cc),
+          attachments_json: JSON.stringify(parsed.attachments),
+          message_id: parsed.messageId,
+          sent_at: parsed.date,
+          received_at: now,
+          size: spool.size,
+          read: 0,
+          starred: 0,
+          spam: isSpam(mailbox) ? 1 : 0,
+          has_attachments: parsed.attachments.some((a) => !a.inline) ? 1 : 0,
+          parse_error: parsed.error,
+        };
+        const inserted = await trx
+          .insertInto('messages')
+          .values(row)
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        ids.push(inserted.id);
+      }
+      await events.announceInTransaction(trx, ids);
+      return ids;
+    });
+  }
+}
+
+export type InboundService = ReturnType<typeof createInboundService>;

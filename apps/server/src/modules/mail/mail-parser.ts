@@ -1,0 +1,334 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { type Readable, Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import libmime from 'libmime';
+import { type AddressObject, type AttachmentStream, MailParser, type MessageText } from 'mailparser';
+import { decodeBytes, looksGarbled } from './charset.js';
+
+export interface MailPerson {
+  name: string;
+  address: string;
+}
+
+/**
+ * An attachment as stored beside the message (JSON in `messages.attachments_json`). The bytes are
+ * not copied: `index` is the attachment's position in parse order, and a download re-parses the
+ * raw message and streams that one attachment (see mail-service.ts).
+ */
+export interface StoredAttachment {
+  index: number;
+  filename: string;
+  contentType: string;
+  size: number;
+  contentId: string | null;
+  inline: boolean;
+  sha256: string;
+}
+
+export interface ParsedMail {
+  subject: string;
+  from: MailPerson | null;
+  to: MailPerson[];
+  cc: MailPerson[];
+  date: number | null;
+  messageId: string;
+  text: string | null;
+  html: string | null;
+  attachments: StoredAttachment[];
+  /** why the structure could not be read completely, or null */
+  error: string | null;
+}
+
+/** Limits on what one message may contain (the DATA size is limited before parsing). */
+export const PARSE_LIMITS = {
+  /** bytes of header per MIME part (RFC 5322 section 2.1.1 has no limit; real mail stays far below) */
+  maxHeadSize: 256 * 1024,
+  /** MIME parts per message */
+  maxChildNodes: 500,
+};
+/** Text kept in the database per body; longer bodies are cut (the raw message keeps everything). */
+const MAX_BODY_CHARS = 2 * 1024 * 1024;
+
+export class MessageLimitError extends Error {}
+
+/**
+ * Decodes text parts with charset.ts instead of mailparser's own choice, which takes a missing or
+ * "utf-8" label at its word and turns GBK bytes into U+FFFD. Text parts are small and mailparser
+ * holds them whole anyway, so buffering them here costs nothing extra.
+ */
+class TextPartDecoder extends Transform {
+  private readonly chunks: Buffer[] = [];
+  constructor(private readonly label: string) {
+    super();
+  }
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.chunks.push(chunk);
+    done();
+  }
+  override _flush(done: TransformCallback): void {
+    done(null, Buffer.from(decodeBytes(Buffer.concat(this.chunks), this.label), 'utf8'));
+  }
+}
+
+/** Marks text parts whose label mailparser would not decode, so that TextPartDecoder sees them. */
+const SNIFF_CHARSET = 'x-youju-sniff';
+
+interface MailsplitNode {
+  /** mailsplit uses `false` for "none" */
+  charset?: string | false;
+}
+interface MailParserInternals {
+  decoder: { decodeStream(charset: string): Transform };
+  createNode(node: MailsplitNode): unknown;
+  headerLines: { key: string; line: string }[] | false;
+}
+
+/**
+ * A MailParser with our charset handling. Reaches into two internals of mailparser 3.9.31 (pinned
+ * exactly in package.json): `decoder.decodeStream` and `createNode`; the fixture corpus covers both.
+ */
+export function createMailParser(): MailParser {
+  const parser = new MailParser({
+    ...PARSE_LIMITS,
+    skipImageLinks: true,
+    skipTextToHtml: true,
+    skipTextLinks: true,
+    maxHtmlLengthToParse: MAX_BODY_CHARS,
+    checksumAlgo: 'sha256',
+  } as ConstructorParameters<typeof MailParser>[0]);
+  const internals = parser as unknown as MailParserInternals;
+  internals.decoder = {
+    decodeStream: (charset: string) => new TextPartDecoder(charset === SNIFF_CHARSET ? '' : charset),
+  };
+  const createNode = internals.createNode.bind(parser);
+  internals.createNode = (node: MailsplitNode) => {
+    const label = String(node.charset || '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '');
+    if (label === '' || label === 'utf8' || label === 'ascii' || label === 'usascii') {
+      node.charset = SNIFF_CHARSET;
+    }
+    return createNode(node);
+  };
+  return parser;
+}
+
+function people(value: AddressObject | AddressObject[] | undefined): MailPerson[] {
+  const list = value === undefined ? [] : Array.isArray(value) ? value : [value];
+  const result: MailPerson[] = [];
+  const visit = (entries: AddressObject['value']) => {
+    for (const entry of entries) {
+      if (entry.group) visit(entry.group);
+      else result.push({ name: entry.name ?? '', address: (entry.address ?? '').toLowerCase() });
+    }
+  };
+  for (const item of list) visit(item.value);
+  return result.slice(0, 500);
+}
+
+/** Header values with raw 8-bit bytes (no encoded words, RFC 6532 style or just old GBK mail). */
+function rawHeaderText(lines: { key: string; line: string }[] | false, key: string): string | null {
+  if (!lines) return null;
+  const found = lines.find((line) => line.key === key);
+  if (!found) return null;
+  const raw = Buffer.from(found.line, 'binary');
+  const colon = raw.indexOf(0x3a);
+  const value = decodeBytes(raw.subarray(colon + 1))
+    .replace(/\r?\n[ \t]/g, ' ')
+    .trim();
+  try {
+    return libmime.decodeWords(value);
+  } catch {
+    return value;
+  }
+}
+
+function cut(text: string | null | undefined): string | null {
+  if (text === undefined || text === null) return null;
+  return text.length > MAX_BODY_CHARS ? text.slice(0, MAX_BODY_CHARS) : text;
+}
+
+function attachmentName(attachment: AttachmentStream, index: number): string {
+  if (attachment.filename) return attachment.filename.replace(/[\\/\r\n\0]/g, '_').slice(0, 255);
+  const type = attachment.contentType.toLowerCase();
+  if (type === 'message/rfc822') return `message-${index + 1}.eml`;
+  const extension = type.startsWith('image/') ? type.slice(6).replace(/[^a-z0-9]/g, '') : 'bin';
+  return `attachment-${index + 1}.${extension || 'bin'}`;
+}
+
+/**
+ * Runs the parser over a file and calls `onAttachment` with each attachment's stream (which it must
+ * consume). Resolves with the text content and the top-level headers.
+ */
+async function runParser(
+  source: NodeJS.ReadableStream,
+  onAttachment: (attachment: AttachmentStream, index: number) => Promise<void>,
+): Promise<{ parser: MailParser; text: MessageText | null }> {
+  const parser = createMailParser();
+  let text: MessageText | null = null;
+  let index = 0;
+  const pending: Promise<void>[] = [];
+  parser.on('data', (data: AttachmentStream | MessageText) => {
+    if (data.type === 'text') {
+      text = data;
+      return;
+    }
+    const attachment = data;
+    const position = index++;
+    pending.push(
+      onAttachment(attachment, position).finally(() => {
+        attachment.release();
+      }),
+    );
+  });
+  await pipeline(source, parser);
+  await Promise.all(pending);
+  return { parser, text };
+}
+
+/**
+ * Parses a stored message file, streaming: attachments are counted and hashed, never held. A
+ * failure never loses the message (it is stored raw regardless): what could be read is returned,
+ * with `error` set, and headers fall back to a plain read of the header block.
+ */
+export async function parseMailFile(path: string): Promise<ParsedMail> {
+  const attachments: StoredAttachment[] = [];
+  try {
+    const source = createReadStream(path, { highWaterMark: 256 * 1024 });
+    const { parser, text } = await runParser(source, async (attachment, index) => {
+      let size = 0;
+      attachment.content.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+      });
+      await new Promise<void>((resolve, reject) => {
+        attachment.content.once('end', resolve);
+        attachment.content.once('error', reject);
+      });
+      attachments.push({
+        index,
+        filename: attachmentName(attachment, index),
+        contentType: attachment.contentType || 'application/octet-stream',
+        size,
+        contentId: attachment.cid ?? null,
+        inline:
+          attachment.contentDisposition === 'inline' || (attachment.related === true && !!attachment.cid),
+        sha256: attachment.checksum,
+      });
+    });
+    const headers = (parser as unknown as { headers: Map<string, unknown> | false }).headers || new Map();
+    const lines = (parser as unknown as MailParserInternals).headerLines;
+    let subject = typeof headers.get('subject') === 'string' ? (headers.get('subject') as string) : '';
+    if (looksGarbled(subject)) subject = rawHeaderText(lines, 'subject') ?? subject;
+    const fromList = people(headers.get('from') as AddressObject | undefined);
+    let from = fromList[0] ?? null;
+    if (from && looksGarbled(from.name)) {
+      const raw = rawHeaderText(lines, 'from');
+      const name = raw
+        ?.replace(/<[^>]*>\s*$/, '')
+        .trim()
+        .replace(/^"|"$/g, '');
+      if (name) from = { ...from, name };
+    }
+    const date = headers.get('date');
+    const messageText = text as MessageText | null;
+    let bodyText = cut(messageText?.text);
+    const html = cut(typeof messageText?.html === 'string' ? messageText.html : null);
+    if (!bodyText?.trim() && !html && attachments.length === 0) {
+      // Nothing readable came out (a multipart whose boundary never appears, for instance): show
+      // the body as text rather than an empty message.
+      bodyText = (await readHead(path)).body || bodyText;
+    }
+    return {
+      subject: subject.slice(0, 998),
+      from,
+      to: people(headers.get('to') as AddressObject | undefined),
+      cc: people(headers.get('cc') as AddressObject | undefined),
+      date: date instanceof Date && !Number.isNaN(date.getTime()) ? date.getTime() : null,
+      messageId: String(headers.get('message-id') ?? '').slice(0, 998),
+      text: bodyText,
+      html,
+      attachments: attachments.sort((a, b) => a.index - b.index),
+      error: null,
+    };
+  } catch (error) {
+    if ((error as { code?: string }).code === 'EMAXLEN') {
+      throw new MessageLimitError((error as Error).message);
+    }
+    return fallbackParse(path, attachments, String((error as Error).message ?? error));
+  }
+}
+
+/** The first 512 KiB of a message split into header block and body text. */
+async function readHead(path: string): Promise<{ headerBytes: Buffer; body: string }> {
+  const handle = await open(path, 'r');
+  const buffer = Buffer.alloc(512 * 1024);
+  let length = 0;
+  try {
+    length = (await handle.read(buffer, 0, buffer.length, 0)).bytesRead;
+  } finally {
+    await handle.close();
+  }
+  const head = buffer.subarray(0, length);
+  const split = head.indexOf('\r\n\r\n') >= 0 ? head.indexOf('\r\n\r\n') : head.indexOf('\n\n');
+  const headerBytes = split >= 0 ? head.subarray(0, split) : head;
+  const body = split >= 0 ? decodeBytes(head.subarray(split)).trim() : '';
+  return { headerBytes, body };
+}
+
+/** Reads the header block by hand when the MIME structure defeated the parser. */
+async function fallbackParse(
+  path: string,
+  attachments: StoredAttachment[],
+  error: string,
+): Promise<ParsedMail> {
+  const { headerBytes, body } = await readHead(path);
+  const lines = headerBytes
+    .toString('binary')
+    .replace(/\r?\n[ \t]+/g, ' ')
+    .split(/\r?\n/)
+    .map((line) => ({ key: line.slice(0, line.indexOf(':')).trim().toLowerCase(), line }));
+  const header = (key: string) => rawHeaderText(lines, key) ?? '';
+  const person = (value: string): MailPerson | null => {
+    const match = /^(.*?)<([^>]+)>/.exec(value);
+    if (match)
+      return { name: (match[1] ?? '').trim().replace(/^"|"$/g, ''), address: (match[2] ?? '').toLowerCase() };
+    return value.includes('@') ? { name: '', address: value.trim().toLowerCase() } : null;
+  };
+  const date = Date.parse(header('date'));
+  return {
+    subject: header('subject').slice(0, 998),
+    from: person(header('from')),
+    to: header('to')
+      .split(',')
+      .map(person)
+      .filter((p): p is MailPerson => p !== null),
+    cc: [],
+    date: Number.isFinite(date) ? date : null,
+    messageId: header('message-id').slice(0, 998),
+    text: body.slice(0, MAX_BODY_CHARS),
+    html: null,
+    attachments,
+    error: error.slice(0, 500),
+  };
+}
+
+/** Streams one attachment's decoded bytes out of a raw message, found by its parse-order index. */
+export async function extractAttachment(
+  source: NodeJS.ReadableStream,
+  wanted: number,
+  sink: (content: Readable) => Promise<void>,
+): Promise<boolean> {
+  let found = false;
+  await runParser(source, async (attachment, index) => {
+    if (index === wanted) {
+      found = true;
+      await sink(attachment.content as Readable);
+    } else {
+      const content = attachment.content as Readable;
+      content.resume();
+      await new Promise<void>((resolve) => content.once('end', resolve));
+    }
+  });
+  return found;
+}

@@ -1,0 +1,59 @@
+/**
+ * An SMTP failure reply: the basic reply code (RFC 5321 section 4.2), the enhanced status code
+ * (RFC 3463), and whether the sender should retry (4xx) or give up (5xx). smtp-server sends
+ * `responseCode` and the message; the enhanced code leads the text.
+ *
+ * smtp-server does not advertise ENHANCEDSTATUSCODES (RFC 2034) by default, and when it does it
+ * derives the enhanced code from the basic code alone (550 always "5.1.1"), which would label a
+ * filter refusal as an unknown mailbox. So the extension stays unadvertised and our replies carry
+ * their exact enhanced code in the text, as many MTAs do.
+ */
+export class SmtpReply extends Error {
+  readonly responseCode: number;
+  constructor(
+    code: number,
+    readonly enhancedCode: string,
+    text: string,
+  ) {
+    super(`${enhancedCode} ${text}`);
+    this.responseCode = code;
+  }
+
+  get transient(): boolean {
+    return this.responseCode >= 400 && this.responseCode < 500;
+  }
+}
+
+export const Replies = {
+  /** RFC 5321 section 3.1 / 4.2.3: 554 instead of the greeting; RFC 3463 5.7.1 delivery not authorized */
+  blocked: () => new SmtpReply(554, '5.7.1', 'Your address is not allowed to send mail here'),
+  /** RFC 3463 section 3.2: 5.1.1 bad destination mailbox address */
+  unknownRecipient: (address: string) =>
+    new SmtpReply(
+      550,
+      '5.1.1',
+      `<${address.replace(/[^\x21-\x7e]/g, '?')}>: Recipient address rejected: no such mailbox`,
+    ),
+  /** RFC 5321 section 4.5.3.1.10 + RFC 3463 4.5.3: too many recipients, the rest may be sent again */
+  tooManyRecipients: () => new SmtpReply(452, '4.5.3', 'Too many recipients'),
+  /** RFC 3463 4.2.2: mailbox full (transient, the owner may free space) */
+  mailboxFull: () => new SmtpReply(452, '4.2.2', 'Mailbox full, try again later'),
+  /** RFC 1870 section 6 + RFC 3463 5.3.4: message too big for system */
+  tooBig: (limit: number) =>
+    new SmtpReply(552, '5.3.4', `Message size exceeds fixed maximum message size (${limit} bytes)`),
+  /** RFC 5321 section 2.3.8 (lines end in CRLF only) and section 4.1.1.4; RFC 3463 5.6.0 */
+  bareLineBreak: () =>
+    new SmtpReply(554, '5.6.0', 'Message contains bare CR or LF; lines must end with CRLF (RFC 5321 2.3.8)'),
+  /** RFC 5321 section 4.5.3.1.6 (text line limit); refused beyond our generous bound */
+  lineTooLong: (limit: number) =>
+    new SmtpReply(554, '5.6.0', `Message has a line longer than ${limit} bytes`),
+  /** RFC 3463 5.3.4 for the header block and MIME structure limits */
+  structureTooLarge: (what: string) => new SmtpReply(552, '5.3.4', `Message ${what} exceeds the limit`),
+  /** RFC 3463 5.7.1: delivery not authorized, message refused (content filter) */
+  rejectedByFilter: () => new SmtpReply(550, '5.7.1', 'Message refused by content policy'),
+  /** RFC 3463 4.3.1: mail system full */
+  storageFull: () => new SmtpReply(452, '4.3.1', 'Insufficient system storage, try again later'),
+  /** RFC 5321 section 4.2.2 451: local error in processing; RFC 3463 4.3.0 */
+  storageFailed: () =>
+    new SmtpReply(451, '4.3.0', 'Temporary local error while storing the message, try again later'),
+};

@@ -1,0 +1,263 @@
+import type { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import {
+  SMTPServer,
+  type SMTPServerAddress,
+  type SMTPServerDataStream,
+  type SMTPServerSession,
+} from 'smtp-server';
+import {
+  DeliveryError,
+  type Envelope,
+  type RecipientCheck,
+  type Spool,
+} from '../modules/mail/inbound-service.js';
+import { DataGuard, type DataViolation } from './data-guard.js';
+import { Replies, type SmtpReply } from './smtp-reply.js';
+import { loadCertificate } from './tls-certificates.js';
+
+/**
+ * What the SMTP listener needs from the rest of the program. Protocol code knows nothing about
+ * storage (wildduck style): the handlers below only translate between SMTP and these calls.
+ */
+export interface InboundPort {
+  isBlocked(ip: string): Promise<boolean>;
+  maxMessageBytes(): Promise<number>;
+  checkRecipient(address: string, declaredSize: number): Promise<RecipientCheck>;
+  spool(source: Readable): Promise<Spool>;
+  discard(spool: Spool): Promise<void>;
+  deliver(spool: Spool, envelope: Envelope): Promise<{ messageIds: number[]; discarded: boolean }>;
+}
+
+export const SMTP_LIMITS = {
+  /** simultaneous connections; more get 421 from smtp-server */
+  maxClients: 200,
+  /** RFC 5321 section 4.5.3.1.8: at least 100 recipients must be accepted */
+  maxRecipients: 100,
+  /** bytes per DATA line; RFC 5321 section 4.5.3.1.6 asks senders for 1000, we are lenient */
+  maxLineBytes: 64 * 1024,
+  /** bytes of the top-level header block */
+  maxHeaderBytes: 256 * 1024,
+  /** idle time per command, RFC 5321 section 4.5.3.2 suggests minutes; one is plenty for us */
+  socketTimeoutMs: 60_000,
+};
+
+export interface SmtpServerHandle {
+  port: number;
+  server: SMTPServer;
+  /** re-reads the certificate folder (reloadCertificates) */
+  reloadCertificate(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+function violationReply(violation: DataViolation, maxBytes: number): SmtpReply {
+  switch (violation) {
+    case 'too-big':
+      return Replies.tooBig(maxBytes);
+    case 'bare-line-break':
+      return Replies.bareLineBreak();
+    case 'line-too-long':
+      return Replies.lineTooLong(SMTP_LIMITS.maxLineBytes);
+    case 'header-too-large':
+      return Replies.structureTooLarge('header');
+  }
+}
+
+function deliveryReply(error: DeliveryError, recipients: string[]): SmtpReply {
+  switch (error.failure) {
+    case 'no-recipients':
+      return Replies.unknownRecipient(recipients[0] ?? '');
+    case 'quota':
+      return Replies.mailboxFull();
+    case 'rejected':
+      return Replies.rejectedByFilter();
+    case 'limits':
+      return Replies.structureTooLarge('MIME structure');
+    case 'storage-full':
+      return Replies.storageFull();
+    case 'storage':
+      return Replies.storageFailed();
+  }
+}
+
+/** The SIZE parameter of MAIL FROM (RFC 1870 section 3), 0 when absent. */
+function declaredSize(address: SMTPServerAddress | false): number {
+  // biome-ignore lint/complexity/useOptionalChain: `address` is `false` (not nullish) without MAIL FROM
+  if (address === false || !address.args) return 0;
+  const size = Number((address.args as Record<string, string>).SIZE ?? 0);
+  return Number.isFinite(size) ? size : 0;
+}
+
+/** The handlers of one listener, as plain functions over the port. */
+export function createSmtpHandlers(port: InboundPort, log: Logger) {
+  return {
+    async onConnect(session: SMTPServerSession): Promise<void> {
+      if (await port.isBlocked(session.remoteAddress)) {
+        log.info(`smtp: refused blacklisted ${session.remoteAddress}`);
+        throw Replies.blocked();
+      }
+    },
+
+    async onMailFrom(address: SMTPServerAddress): Promise<void> {
+      // RFC 1870 section 6.1: refuse at MAIL FROM when the declared size is already too big.
+      const declared = declaredSize(address);
+      const limit = await port.maxMessageBytes();
+      if (declared > limit) throw Replies.tooBig(limit);
+    },
+
+    async onRcptTo(address: SMTPServerAddress, session: SMTPServerSession): Promise<void> {
+      if (session.envelope.rcptTo.length >= SMTP_LIMITS.maxRecipients) throw Replies.tooManyRecipients();
+      const check = await port.checkRecipient(address.address, declaredSize(session.envelope.mailFrom));
+      if (check.full) throw Replies.mailboxFull();
+      if (!check.accepted) throw Replies.unknownRecipient(address.address);
+    },
+
+    async onData(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<string> {
+      const maxBytes = await port.maxMessageBytes();
+      const guard = new DataGuard({
+        maxBytes,
+        maxLineBytes: SMTP_LIMITS.maxLineBytes,
+        maxHeaderBytes: SMTP_LIMITS.maxHeaderBytes,
+      });
+      const spool = await port.spool(stream.pipe(guard));
+      if (guard.violation) {
+        await port.discard(spool);
+        throw violationReply(guard.violation, maxBytes);
+      }
+      const recipients = session.envelope.rcptTo.map((rcpt) => rcpt.address);
+      const mailFrom = session.envelope.mailFrom;
+      try {
+        const result = await port.deliver(spool, {
+          mailFrom: mailFrom ? mailFrom.address : '',
+          recipients,
+          remoteAddress: session.remoteAddress,
+        });
+        // RFC 5321 section 4.2.5: 250 only now, after the store committed.
+        return result.discarded ? 'OK' : `OK queued as ${result.messageIds.join(',')}`;
+      } catch (error) {
+        if (error instanceof DeliveryError) throw deliveryReply(error, recipients);
+        log.error(`smtp: delivery failed: ${(error as Error).message}`);
+        throw Replies.storageFailed();
+      }
+    },
+  };
+}
+
+/** Turns a promise-returning handler into smtp-server's callback style. */
+function callback<T>(run: () => Promise<T>, done: (error?: Error | null, value?: T) => void): void {
+  run().then(
+    (value) => done(null, value),
+    (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+  );
+}
+
+/**
+ * Starts the inbound SMTP listener beside the HTTP server on `config.smtpPort` (0 = any free port,
+ * for tests) and closes it when the app closes.
+ */
+export async function startSmtpServer(
+  app: FastifyInstance,
+  options: { port?: number; host?: string } = {},
+): Promise<SmtpServerHandle> {
+  const { config, services } = app;
+  const log: Logger = {
+    info: (message) => app.log.info(message),
+    warn: (message) => app.log.warn(message),
+    error: (message) => app.log.error(message),
+  };
+  const port: InboundPort = {
+    isBlocked: (ip) => services.firewall.isBlocked(ip),
+    maxMessageBytes: () => services.inbound.maxMessageBytes(),
+    checkRecipient: (address, size) => services.inbound.checkRecipient(address, size),
+    spool: (source) => services.inbound.spool(source),
+    discard: (spool) => services.inbound.discard(spool),
+    deliver: (spool, envelope) => services.inbound.deliver(spool, envelope),
+  };
+  const handlers = createSmtpHandlers(port, log);
+  await services.inbound.prepare();
+  // The certificate service (modules/certificates) reads DATA_DIR/certs, refuses expired or
+  // mismatched pairs and answers SNI names; MAIL_HOSTNAME's pair is the default for clients without SNI.
+  const certificate = services.certificates.defaultCertificate();
+
+  const server = new SMTPServer({
+    name: config.mailHostname,
+    banner: 'Youju ESMTP',
+    size: await services.inbound.maxMessageBytes(),
+    // Inbound MX: no authentication (submission is a separate concern).
+    disabledCommands: ['AUTH'],
+    authOptional: true,
+    hideSTARTTLS: certificate === null,
+    ...(certificate ?? {}),
+    SNICallback: services.certificates.sniCallback,
+    disableReverseLookup: true,
+    maxClients: SMTP_LIMITS.maxClients,
+    socketTimeout: SMTP_LIMITS.socketTimeoutMs,
+    closeTimeout: 5_000,
+    logger: false,
+    onConnect: (session, done) => callback(() => handlers.onConnect(session), done),
+    onMailFrom: (address, _session, done) => callback(() => handlers.onMailFrom(address), done),
+    onRcptTo: (address, session, done) => callback(() => handlers.onRcptTo(address, session), done),
+    onData: (stream, session, done) =>
+      callback(
+        async () => {
+          // Keep the advertised SIZE in step with the setting (smtp-server reads it at each EHLO).
+          server.options.size = await services.inbound.maxMessageBytes();
+          return handlers.onData(stream, session);
+        },
+        (error, message) => {
+          // Whatever happened, the rest of the DATA must be read before the reply (smtp-server
+          // waits for the stream's end); resume in case the handler failed before reading it.
+          if (error && stream.readable) stream.resume();
+          done(error ?? null, message);
+        },
+      ),
+  });
+  server.on('error', (error) => log.warn(`smtp: ${error.message}`));
+
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(options.port ?? config.smtpPort, options.host ?? config.host, () => {
+      server.server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.server.address();
+  const boundPort = typeof address === 'object' && address ? address.port : config.smtpPort;
+
+  // reloadCertificates: new STARTTLS handshakes get the new default; open sessions keep theirs.
+  const stopFollowingCertificates = services.certificates.onReload(() => {
+    const next = services.certificates.defaultCertificate();
+    if (!next) return;
+    server.options.hideSTARTTLS = false;
+    server.updateSecureContext(next);
+  });
+
+  let closed = false;
+  const handle: SmtpServerHandle = {
+    port: boundPort,
+    server,
+    async reloadCertificate() {
+      const next = await loadCertificate(config.dataDir, config.mailHostname);
+      if (!next) return false;
+      server.options.hideSTARTTLS = false;
+      server.updateSecureContext(next);
+      return true;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (closed) return resolve();
+        closed = true;
+        stopFollowingCertificates();
+        server.close(() => resolve());
+      }),
+  };
+  // Stop taking mail before the HTTP server and the database go away.
+  app.addHook('preClose', async () => handle.close());
+  return handle;
+}
