@@ -88,7 +88,7 @@ function deliveryReply(error: DeliveryError, recipients: string[]): SmtpReply {
 
 /** The SIZE parameter of MAIL FROM (RFC 1870 section 3), 0 when absent. */
 function declaredSize(address: SMTPServerAddress | false): number {
-  // biome-ignore lint/complexity/useOptionalChain: `address` is `false` (not nullish) without MAIL FROM
+  // `address` is `false` (not nullish) before MAIL FROM.
   if (address === false || !address.args) return 0;
   const size = Number((address.args as Record<string, string>).SIZE ?? 0);
   return Number.isFinite(size) ? size : 0;

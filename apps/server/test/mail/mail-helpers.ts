@@ -226,9 +226,10 @@ export async function createAddress(
   return body.data;
 }
 
-/** Polls getInbox until `count` messages are there (delivery is synchronous; this is for safety). */
+/** getInbox's data; `query` starts with `&`. Delivery is synchronous, so no polling is needed. */
 export async function inbox(server: TestServer, token: string, query = ''): Promise<any> {
-  const { body } = await server.api('GET', `user/getInbox?pageSize=100${query}`, { token });
+  const size = query.includes('pageSize=') ? '' : 'pageSize=100';
+  const { body } = await server.api('GET', `user/getInbox?${size}${query}`, { token });
   if (body.error !== 0) throw new Error(JSON.stringify(body));
   return body.data;
 }
