@@ -4,13 +4,16 @@ import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { authRoutes, sessionRoutes } from './modules/auth/auth-routes.js';
+import { cardRoutes, publicCardRoutes } from './modules/cards/card-routes.js';
 import { certificateRoutes } from './modules/certificates/certificate-routes.js';
 import { dkimRoutes } from './modules/dkim/dkim-routes.js';
 import { dnsRoutes } from './modules/dns/dns-routes.js';
 import { domainRoutes, storeDomainRoutes } from './modules/domains/domain-routes.js';
+import { emailAccountRoutes } from './modules/email-accounts/email-account-routes.js';
 import { filterRoutes } from './modules/filters/filter-routes.js';
 import { mailRoutes } from './modules/mail/mail-routes.js';
 import { startRetention } from './modules/mail/retention.js';
+import { orderRoutes, storeRoutes } from './modules/orders/order-routes.js';
 import { systemAccountRoutes } from './modules/system-accounts/system-account-routes.js';
 import { variablesRoutes } from './modules/variables/variables-routes.js';
 import { installAuthentication } from './plugins/authentication.js';
@@ -100,6 +103,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(dnsRoutes, { prefix: '/api/user' });
   await app.register(certificateRoutes, { prefix: '/api/user' });
   await app.register(systemAccountRoutes, { prefix: '/api/admin' });
+  await app.register(storeRoutes, { prefix: '/api' });
+  await app.register(publicCardRoutes, { prefix: '/api' });
+  await app.register(emailAccountRoutes, { prefix: '/api/user' });
+  await app.register(cardRoutes, { prefix: '/api/user' });
+  await app.register(orderRoutes, { prefix: '/api/user' });
   await installWebClient(app, config.webRoot);
 
   await app.services.auth.bootstrap();

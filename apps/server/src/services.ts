@@ -4,15 +4,19 @@ import type { Config } from './config.js';
 import type { Engine } from './db/database.js';
 import type { Database } from './db/schema.js';
 import { createAuthService } from './modules/auth/auth-service.js';
+import { createCardService } from './modules/cards/card-service.js';
 import { createCertificateService } from './modules/certificates/certificate-service.js';
 import { createDkimService } from './modules/dkim/dkim-service.js';
 import { createDnsService } from './modules/dns/dns-service.js';
 import { createDomainService } from './modules/domains/domain-service.js';
+import { createEmailAccountService } from './modules/email-accounts/email-account-service.js';
 import { createFilterService } from './modules/filters/filter-service.js';
 import { createFirewallService } from './modules/firewall/firewall-service.js';
 import { createInboundService } from './modules/mail/inbound-service.js';
 import { createMailEvents } from './modules/mail/mail-events.js';
 import { createMailService } from './modules/mail/mail-service.js';
+import { createOrderService } from './modules/orders/order-service.js';
+import { createPaySettingsStore } from './modules/payments/payment-settings.js';
 import { createSessionService } from './modules/sessions/session-service.js';
 import { createSettingsService } from './modules/settings/settings-service.js';
 import { createSystemAccountService } from './modules/system-accounts/system-account-service.js';
@@ -48,6 +52,7 @@ export function createServices(
   const mail = createMailService(db, settings);
   const domains = createDomainService(db);
   const dkim = createDkimService(db, domains);
+  const paySettings = createPaySettingsStore(db);
   return {
     engine,
     sessions,
@@ -67,6 +72,10 @@ export function createServices(
       mailHostname: config.mailHostname,
       log,
     }),
+    emailAccounts: createEmailAccountService({ db, engine, domains, settings }),
+    cards: createCardService({ db, engine, domains, settings }),
+    paySettings,
+    orders: createOrderService({ db, settings, paySettings }),
   };
 }
 

@@ -3,6 +3,9 @@ import type { Engine } from './database.js';
 import * as initial from './migrations/001_initial.js';
 import * as mail from './migrations/002_mail.js';
 import * as domainDns from './migrations/005_domain_dns.js';
+import * as business from './migrations/010_business.js';
+import * as sending from './migrations/015_sending.js';
+import * as operations from './migrations/020_operations.js';
 
 /**
  * Numbered migrations, applied in order on start (see README.md beside this file). Each module
@@ -13,6 +16,9 @@ const migrations: Record<string, (engine: Engine) => Migration> = {
   '001_initial': (engine) => ({ up: (db) => initial.up(db, engine) }),
   '002_mail': (engine) => ({ up: (db) => mail.up(db, engine) }),
   '005_domain_dns': (engine) => ({ up: (db) => domainDns.up(db, engine) }),
+  '010_business': (engine) => ({ up: (db) => business.up(db, engine) }),
+  '015_sending': (engine) => ({ up: (db) => sending.up(db, engine) }),
+  '020_operations': (engine) => ({ up: (db) => operations.up(db, engine) }),
 };
 
 export const SCHEMA_VERSION = Object.keys(migrations).length;

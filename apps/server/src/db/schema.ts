@@ -15,8 +15,18 @@ export interface Database {
   messages: MessageTable;
   mail_filters: MailFilterTable;
   ip_blacklist: IpBlacklistTable;
+  personal_settings: PersonalSettingTable;
+  login_history: LoginHistoryTable;
+  api_keys: ApiKeyTable;
   domain_dkim_keys: DomainDkimKeyTable;
   domain_dns_providers: DomainDnsProviderTable;
+  cards: CardTable;
+  orders: OrderTable;
+  uploads: UploadTable;
+  upload_chunks: UploadChunkTable;
+  sent_messages: SentMessageTable;
+  sent_message_chunks: SentMessageChunkTable;
+  outbound_queue: OutboundQueueTable;
 }
 
 export interface SystemAccountTable {
@@ -186,4 +196,150 @@ export interface IpBlacklistTable {
   reason: string;
   created_at: number;
   expires_at: number | null;
+  /** migration 020: manual, login or smtp */
+  source: Generated<'manual' | 'login' | 'smtp'>;
 }
+
+/** A prepaid card code (issue 6); see modules/cards/card-code.ts for the code's form. */
+export interface CardTable {
+  id: Generated<number>;
+  code: string;
+  code_hash: string;
+  batch_id: string;
+  owner_id: number;
+  domain_id: number | null;
+  valid_days: number;
+  quota_bytes: number;
+  status: 'unused' | 'used' | 'disabled';
+  used_by: string | null;
+  used_at: number | null;
+  note: string;
+  created_at: number;
+}
+export type CardRow = Selectable<CardTable>;
+
+/** A store order for one mailbox (issue 6): pending → paid → delivered, or cancelled / expired. */
+export interface OrderTable {
+  id: Generated<number>;
+  order_no: string;
+  domain_id: number;
+  owner_id: number;
+  local_part: string;
+  address: string;
+  phone: string;
+  password_hash: string;
+  amount: number;
+  pay_method: string;
+  status: 'pending' | 'paid' | 'delivered' | 'cancelled' | 'expired';
+  trade_no: string | null;
+  mailbox_id: number | null;
+  failure: string | null;
+  created_at: number;
+  expires_at: number;
+  paid_at: number | null;
+  delivered_at: number | null;
+}
+export type OrderRow = Selectable<OrderTable>;
+
+/** Display name and signature of an account or mailbox (migration 020). */
+export interface PersonalSettingTable {
+  subject_kind: 'system' | 'mailbox';
+  subject_id: number;
+  display_name: string;
+  signature: string;
+  updated_at: number;
+}
+
+/** One login attempt (migration 020); failures for unknown names have no subject. */
+export interface LoginHistoryTable {
+  id: Generated<number>;
+  subject_kind: 'system' | 'mailbox' | null;
+  subject_id: number | null;
+  identifier: string;
+  ip: string;
+  user_agent: string;
+  success: number;
+  reason: string;
+  created_at: number;
+}
+export type LoginHistoryRow = Selectable<LoginHistoryTable>;
+
+/** An API key of a system account for the open API (migration 020); only its hash is stored. */
+export interface ApiKeyTable {
+  id: Generated<number>;
+  owner_id: number;
+  key_hash: string;
+  key_hint: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+export type ApiKeyRow = Selectable<ApiKeyTable>;
+
+/** An uploaded attachment (migration 015), owned by whoever uploaded it; bytes in `upload_chunks`. */
+export interface UploadTable {
+  id: string;
+  owner_kind: 'system' | 'mailbox';
+  owner_id: number;
+  filename: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  created_at: number;
+}
+export type UploadRow = Selectable<UploadTable>;
+
+export interface UploadChunkTable {
+  upload_id: string;
+  seq: number;
+  data: Buffer;
+}
+
+/** A message in the sent folder (migration 015); its signed bytes are in `sent_message_chunks`. */
+export interface SentMessageTable {
+  id: Generated<number>;
+  account_id: number | null;
+  mailbox_id: number | null;
+  from_address: string;
+  /** JSON string[] */
+  to_json: string;
+  cc_json: string;
+  bcc_json: string;
+  subject: string;
+  text_body: string | null;
+  html_body: string | null;
+  /** JSON `[{ filename, contentType, size }]` */
+  attachments_json: string;
+  message_id: string;
+  recipient_count: number;
+  size: number;
+  sha256: string;
+  created_at: number;
+}
+export type SentMessageRow = Selectable<SentMessageTable>;
+
+export interface SentMessageChunkTable {
+  sent_id: number;
+  seq: number;
+  data: Buffer;
+}
+
+export type OutboundStatus = 'queued' | 'sending' | 'delivered' | 'retrying' | 'failed';
+
+/** One recipient of one sent message in the outbound queue (migration 015). */
+export interface OutboundQueueTable {
+  id: Generated<number>;
+  sent_id: number;
+  rcpt: string;
+  status: OutboundStatus;
+  attempts: number;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  last_error: string | null;
+  remote_response: string | null;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+}
+export type OutboundQueueRow = Selectable<OutboundQueueTable>;

@@ -72,6 +72,10 @@ export const BuyEmailData = Type.Object({
   amount: Type.Integer(),
   status: OrderStatus,
   payUrl: Type.Optional(Type.String()),
+  address: Type.Optional(Type.String()),
+  /** manual payment: what the buyer must do, as the operator wrote it */
+  instructions: Type.Optional(Type.String()),
+  expiresAt: Type.Optional(NullableTime),
 });
 export type BuyEmailData = Static<typeof BuyEmailData>;
 
@@ -85,6 +89,8 @@ export const PublicOrder = Type.Object({
   status: OrderStatus,
   createdAt: Time,
   paidAt: NullableTime,
+  domainName: Type.Optional(Type.String()),
+  payMethod: Type.Optional(Type.String()),
 });
 export type PublicOrder = Static<typeof PublicOrder>;
 export const PublicOrderList = Type.Array(PublicOrder);
@@ -96,5 +102,28 @@ export const VerCardBody = Type.Object({
   password: Password,
 });
 export type VerCardBody = Static<typeof VerCardBody>;
-export const VerCardData = Type.Object({ address: Type.String(), expiresAt: NullableTime });
+export const VerCardData = Type.Object({
+  address: Type.String(),
+  expiresAt: NullableTime,
+  /** true when the card extended an existing mailbox instead of creating one */
+  extended: Type.Optional(Type.Boolean()),
+});
 export type VerCardData = Static<typeof VerCardData>;
+
+/** GET /api/checkAddress: is this address free to buy or redeem (the store checks as people type)? */
+export const CheckAddressQuery = Type.Object({
+  domainId: Id,
+  localPart: Type.String({ minLength: 1, maxLength: 64, description: '邮箱前缀' }),
+});
+export const CheckAddressData = Type.Object({
+  address: Type.String(),
+  available: Type.Boolean(),
+  /** why not, in Chinese */
+  reason: Type.Optional(Type.String()),
+});
+export type CheckAddressData = Static<typeof CheckAddressData>;
+
+/** GET /api/getPayMethods: how a buyer can pay now. */
+export const PayMethod = Type.Object({ id: Type.String(), name: Type.String() });
+export type PayMethod = Static<typeof PayMethod>;
+export const PayMethodList = Type.Array(PayMethod);

@@ -1,0 +1,380 @@
+import { randomInt } from 'node:crypto';
+import type {
+  BuyEmailBody,
+  BuyEmailData,
+  CheckAddressData,
+  Order,
+  OrderQuery,
+  PageOf,
+  PayMethod,
+  PublicOrder,
+} from '@youju/contract';
+import type { Kysely } from 'kysely';
+import type { Database, OrderRow } from '../../db/schema.js';
+import { ApiError } from '../../lib/api-error.js';
+import { pageOf } from '../../lib/paging.js';
+import { hashPassword } from '../../lib/passwords.js';
+import { createRateLimiter } from '../../lib/rate-limiter.js';
+import { HOUR, toIso } from '../../lib/time.js';
+import { displayDomainName } from '../domains/domain-name.js';
+import { addressTakenReason } from '../email-accounts/mailbox-store.js';
+import { epayProvider } from '../payments/epay-provider.js';
+import { manualProvider } from '../payments/manual-provider.js';
+import type { PaymentNotice, PaymentProvider } from '../payments/payment-provider.js';
+import type { PaySettingsStore } from '../payments/payment-settings.js';
+import type { AuthContext, ClientInfo } from '../sessions/session-service.js';
+import type { SettingsService } from '../settings/settings-service.js';
+
+const LOCAL_PART = /^[a-z0-9](?:[a-z0-9._+-]{0,62}[a-z0-9])?$/;
+const ORDERS_PER_IP_PER_HOUR = 10;
+const PENDING_PER_PHONE = 3;
+const LOOKUPS_WINDOW_MS = 10 * 60_000;
+const LOOKUPS_PER_IP = 20;
+const CHECKS_PER_IP_PER_MINUTE = 120;
+const ORDER_NOT_FOUND = '订单不存在';
+
+const providers: readonly PaymentProvider[] = [manualProvider, epayProvider];
+
+/** Order numbers: the time to the second and 12 random digits (about 40 bits), 26 digits in all. */
+function newOrderNo(now: number): string {
+  const stamp = new Date(now).toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  let tail = '';
+  for (let i = 0; i < 12; i++) tail += String(randomInt(10));
+  return stamp + tail;
+}
+
+function orderView(row: OrderRow): Order {
+  return {
+    orderNo: row.order_no,
+    domainId: row.domain_id,
+    address: row.address,
+    phone: row.phone,
+    amount: row.amount,
+    payMethod: row.pay_method,
+    status: row.status,
+    createdAt: toIso(row.created_at),
+    paidAt: toIso(row.paid_at),
+    deliveredAt: toIso(row.delivered_at),
+    tradeNo: row.trade_no,
+    failure: row.failure,
+    expiresAt: toIso(row.expires_at),
+  };
+}
+
+function publicOrderView(row: OrderRow): PublicOrder {
+  return {
+    orderNo: row.order_no,
+    // The address is the buyer's only once it is really theirs.
+    address: row.status === 'delivered' ? row.address : null,
+    amount: row.amount,
+    status: row.status,
+    createdAt: toIso(row.created_at),
+    paidAt: toIso(row.paid_at),
+    domainName: displayDomainName(row.address.slice(row.address.indexOf('@') + 1)),
+    payMethod: row.pay_method,
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/**
+ * Store orders: pending → paid → delivered, or cancelled / expired. An unpaid order holds its address
+ * until it expires (lazily: every read and every new order first marks overdue ones expired). The
+ * mailbox is created in the same transaction that moves the order out of pending/expired with a
+ * conditional UPDATE, so repeated or racing payment notices and confirmations create it once.
+ */
+export function createOrderService(deps: {
+  db: Kysely<Database>;
+  settings: SettingsService;
+  paySettings: PaySettingsStore;
+}) {
+  const { db, settings, paySettings } = deps;
+  const orderAttempts = createRateLimiter(HOUR);
+  const lookups = createRateLimiter(LOOKUPS_WINDOW_MS);
+  const checks = createRateLimiter(60_000);
+
+  async function expireOverdue(): Promise<void> {
+    await db
+      .updateTable('orders')
+      .set({ status: 'expired' })
+      .where('status', '=', 'pending')
+      .where('expires_at', '<=', Date.now())
+      .execute();
+  }
+
+  async function findOrder(orderNo: string): Promise<OrderRow | undefined> {
+    return db.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
+  }
+
+  async function ownedOrder(auth: AuthContext, orderNo: string): Promise<OrderRow> {
+    const order = await findOrder(orderNo);
+    if (!order || (auth.role !== 'admin' && order.owner_id !== auth.accountId))
+      throw ApiError.notFound(ORDER_NOT_FOUND);
+    return order;
+  }
+
+  function providerFor(payMethod: string): PaymentProvider | undefined {
+    return payMethod === 'manual' ? manualProvider : payMethod.startsWith('epay:') ? epayProvider : undefined;
+  }
+
+  /**
+   * Records the payment and delivers the mailbox, exactly once. Returns the order as it stands;
+   * an order already paid, delivered or cancelled is left as it is.
+   */
+  async function markPaid(notice: PaymentNotice): Promise<OrderRow> {
+    // Read before the transaction: on SQLite the transaction holds the only connection.
+    const current = await settings.get();
+    return db.transaction().execute(async (trx) => {
+      const now = Date.now();
+      const moved = await trx
+        .updateTable('orders')
+        .set({ status: 'paid', paid_at: now, trade_no: notice.tradeNo })
+        .where('order_no', '=', notice.orderNo)
+        .where('status', 'in', ['pending', 'expired'])
+        .executeTakeFirst();
+      const order = await trx
+        .selectFrom('orders')
+        .selectAll()
+        .where('order_no', '=', notice.orderNo)
+        .executeTakeFirstOrThrow();
+      if (Number(moved.numUpdatedRows) === 0) return order;
+
+      const fail = async (failure: string) =>
+        trx
+          .updateTable('orders')
+          .set({ failure })
+          .where('id', '=', order.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      const domain = await trx
+        .selectFrom('domains')
+        .selectAll()
+        .where('id', '=', order.domain_id)
+        .executeTakeFirst();
+      if (!domain) return fail('已付款，但域名已被删除，无法开通邮箱，请联系买家退款或换一个域名');
+      const taken = await trx
+        .selectFrom('mailboxes')
+        .select('id')
+        .where('address', '=', order.address)
+        .executeTakeFirst();
+      if (taken) return fail('已付款，但该地址已被占用，无法开通邮箱，请联系买家退款或更换地址');
+      const mailbox = await trx
+        .insertInto('mailboxes')
+        .values({
+          address: order.address,
+          local_part: order.local_part,
+          domain_id: domain.id,
+          owner_id: domain.owner_id,
+          kind: 'account',
+          password_hash: order.password_hash,
+          enabled: 1,
+          quota_bytes: current.defaultQuotaBytes,
+          used_bytes: 0,
+          expires_at: null,
+          source: 'order',
+          note: `订单 ${order.order_no}`,
+          created_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return trx
+        .updateTable('orders')
+        .set({ status: 'delivered', mailbox_id: mailbox.id, delivered_at: now, failure: null })
+        .where('id', '=', order.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+  }
+
+  async function payMethods(): Promise<PayMethod[]> {
+    const stored = await paySettings.read();
+    return providers.flatMap((provider) => provider.methods(stored));
+  }
+
+  return {
+    payMethods,
+    findOrder,
+    markPaid,
+
+    /** Is `localPart@domain` free to buy or redeem? Rate-limited, since people type as it asks. */
+    async checkAddress(
+      domainId: number,
+      localPartInput: string,
+      client: ClientInfo,
+    ): Promise<CheckAddressData> {
+      if (checks.hit(client.ip) > CHECKS_PER_IP_PER_MINUTE)
+        throw ApiError.tooMany('查询过于频繁，请稍后再试', 60);
+      const domain = await db
+        .selectFrom('domains')
+        .select(['name', 'for_sale', 'public_registration'])
+        .where('id', '=', domainId)
+        .executeTakeFirst();
+      if (!domain || (domain.for_sale !== 1 && domain.public_registration !== 1))
+        throw ApiError.notFound('域名不存在');
+      const localPart = localPartInput.trim().toLowerCase();
+      const address = `${localPart}@${domain.name}`;
+      if (!LOCAL_PART.test(localPart)) {
+        return {
+          address,
+          available: false,
+          reason: '前缀只能包含字母、数字、点、下划线、加号或短横线，且首尾为字母或数字',
+        };
+      }
+      const reason = await addressTakenReason(db, address);
+      return reason ? { address, available: false, reason } : { address, available: true };
+    },
+
+    async buy(input: BuyEmailBody, client: ClientInfo, requestSiteUrl: string): Promise<BuyEmailData> {
+      const current = await settings.get();
+      if (!current.storeOpen) throw ApiError.forbidden('商店暂未开放');
+      if (orderAttempts.count(client.ip) >= ORDERS_PER_IP_PER_HOUR) {
+        throw ApiError.tooMany('下单过于频繁，请一小时后再试', 3600);
+      }
+      const methods = await payMethods();
+      if (!methods.some((method) => method.id === input.payMethod)) {
+        throw ApiError.badRequest('该支付方式暂不可用，请选择其他支付方式');
+      }
+      const provider = providerFor(input.payMethod);
+      if (!provider) throw ApiError.badRequest('该支付方式暂不可用，请选择其他支付方式');
+      const domain = await db
+        .selectFrom('domains')
+        .selectAll()
+        .where('id', '=', input.domainId)
+        .executeTakeFirst();
+      if (domain?.for_sale !== 1) throw ApiError.notFound('该域名的邮箱暂不出售，请选择其他域名');
+      const localPart = input.localPart.toLowerCase();
+      const address = `${localPart}@${domain.name}`;
+      await expireOverdue();
+      const taken = await addressTakenReason(db, address);
+      if (taken) throw ApiError.conflict(taken);
+      const { count } = await db
+        .selectFrom('orders')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('phone', '=', input.phone)
+        .where('status', '=', 'pending')
+        .executeTakeFirstOrThrow();
+      if (Number(count) >= PENDING_PER_PHONE) {
+        throw ApiError.tooMany(`该手机号已有 ${PENDING_PER_PHONE} 个未支付订单，请先完成支付或等待其过期`);
+      }
+      orderAttempts.hit(client.ip);
+      const stored = await paySettings.read();
+      const passwordHash = await hashPassword(input.password);
+      const now = Date.now();
+      let order: OrderRow | undefined;
+      for (let attempt = 0; attempt < 3 && !order; attempt++) {
+        try {
+          order = await db
+            .insertInto('orders')
+            .values({
+              order_no: newOrderNo(now),
+              domain_id: domain.id,
+              owner_id: domain.owner_id,
+              local_part: localPart,
+              address,
+              phone: input.phone,
+              password_hash: passwordHash,
+              amount: domain.price,
+              pay_method: input.payMethod,
+              status: 'pending',
+              created_at: now,
+              expires_at: now + stored.orderTimeoutMinutes * 60_000,
+            })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+        } catch (error) {
+          if (!isUniqueViolation(error)) throw error;
+          // The one-live-order-per-address index: another buyer took the name a moment ago.
+          if (await addressTakenReason(db, address))
+            throw ApiError.conflict(`邮箱 ${address} 刚刚被其他订单预留，请换一个前缀`);
+        }
+      }
+      if (!order) throw ApiError.conflict('生成订单号失败，请重试');
+      const start = provider.start(order, stored, { siteUrl: stored.siteUrl || requestSiteUrl });
+      return {
+        orderNo: order.order_no,
+        amount: order.amount,
+        status: order.status,
+        address,
+        expiresAt: toIso(order.expires_at),
+        ...start,
+      };
+    },
+
+    /** queryOrder: a phone's orders, never with passwords; rate-limited per IP against enumeration. */
+    async byPhone(phone: string, client: ClientInfo): Promise<PublicOrder[]> {
+      if (lookups.hit(client.ip) > LOOKUPS_PER_IP) {
+        throw ApiError.tooMany(
+          `查询过于频繁，请 ${LOOKUPS_WINDOW_MS / 60_000} 分钟后再试`,
+          LOOKUPS_WINDOW_MS / 1000,
+        );
+      }
+      await expireOverdue();
+      const rows = await db
+        .selectFrom('orders')
+        .selectAll()
+        .where('phone', '=', phone.trim())
+        .orderBy('created_at', 'desc')
+        .limit(50)
+        .execute();
+      return rows.map(publicOrderView);
+    },
+
+    /** getOrders: orders on the caller's domains; administrators see all. */
+    async list(auth: AuthContext, query: OrderQuery): Promise<PageOf<Order>> {
+      await expireOverdue();
+      return pageOf(query, async (limit, offset) => {
+        let base = db.selectFrom('orders');
+        if (auth.role !== 'admin') base = base.where('owner_id', '=', auth.accountId ?? -1);
+        if (query.status) base = base.where('status', '=', query.status);
+        if (query.phone?.trim()) base = base.where('phone', '=', query.phone.trim());
+        const [rows, total] = await Promise.all([
+          base.selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+          base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+        ]);
+        return { rows: rows.map(orderView), total: Number(total.count) };
+      });
+    },
+
+    /** Manual payment received (an owner's or administrator's word): pay and deliver, once. */
+    async confirm(auth: AuthContext, orderNo: string): Promise<Order> {
+      const order = await ownedOrder(auth, orderNo);
+      if (order.status === 'cancelled') throw ApiError.conflict('订单已取消，不能再确认收款');
+      const result = await markPaid({ orderNo: order.order_no, tradeNo: null });
+      return orderView(result);
+    },
+
+    async cancel(auth: AuthContext, orderNo: string): Promise<Order> {
+      const order = await ownedOrder(auth, orderNo);
+      const moved = await db
+        .updateTable('orders')
+        .set({ status: 'cancelled' })
+        .where('id', '=', order.id)
+        .where('status', 'in', ['pending', 'expired'])
+        .executeTakeFirst();
+      const current = await ownedOrder(auth, orderNo);
+      if (Number(moved.numUpdatedRows) === 0 && current.status !== 'cancelled') {
+        throw ApiError.conflict('订单已付款，不能取消');
+      }
+      return orderView(current);
+    },
+
+    /** A gateway's asynchronous notice: verified first; only then may anything change. */
+    async handleNotice(
+      providerId: string,
+      params: Record<string, string>,
+    ): Promise<{ ok: boolean; reason?: string }> {
+      const provider = providers.find((candidate) => candidate.id === providerId);
+      if (!provider?.verifyNotice) return { ok: false, reason: '未知的支付通道' };
+      const check = await provider.verifyNotice(params, await paySettings.read(), findOrder);
+      if (!check.ok) return check;
+      const order = await markPaid(check.notice);
+      // A notice for a cancelled order changes nothing; it is still answered so the gateway stops.
+      return order.status === 'cancelled' ? { ok: true, reason: '订单已取消，需人工退款' } : { ok: true };
+    },
+  };
+}
+
+export type OrderService = ReturnType<typeof createOrderService>;

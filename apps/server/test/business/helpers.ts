@@ -1,0 +1,47 @@
+import { addDomain, createUser } from '../support/fixtures.js';
+import type { TestServer } from '../support/test-server.js';
+
+/** A system user with one domain of its own (open for registration and for sale unless told). */
+export async function ownerWithDomain(
+  server: TestServer,
+  username: string,
+  domainName: string,
+  options: { publicRegistration?: boolean; forSale?: boolean; price?: number; maxMailboxes?: number } = {},
+) {
+  const user = await createUser(server, username);
+  if (options.maxMailboxes !== undefined) {
+    const edited = await server.api('POST', 'admin/editSysAccount', {
+      token: await server.adminToken(),
+      body: { id: user.id, maxMailboxes: options.maxMailboxes },
+    });
+    if (edited.body.error !== 0) throw new Error(`editSysAccount: ${JSON.stringify(edited.body)}`);
+  }
+  const domain = await addDomain(server, user.token, domainName, {
+    publicRegistration: options.publicRegistration ?? true,
+    forSale: options.forSale ?? true,
+    price: options.price ?? 990,
+  });
+  return { ...user, domain };
+}
+
+/** Logs in with a mailbox; returns the whole answer so tests can look at refusals too. */
+export function loginMailbox(server: TestServer, email: string, password: string) {
+  return server.api('POST', 'loginEmail', { body: { email, password } });
+}
+
+export async function mailboxRow(server: TestServer, address: string) {
+  return server.app.database.db
+    .selectFrom('mailboxes')
+    .selectAll()
+    .where('address', '=', address)
+    .executeTakeFirst();
+}
+
+export async function countMailboxes(server: TestServer, address: string): Promise<number> {
+  const rows = await server.app.database.db
+    .selectFrom('mailboxes')
+    .select('id')
+    .where('address', '=', address)
+    .execute();
+  return rows.length;
+}
