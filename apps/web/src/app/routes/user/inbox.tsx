@@ -1,5 +1,10 @@
-import { InboxView } from '../../../features/inbox/components/inbox-view';
+import { InboxView } from '../../../features/mail/components/inbox-view';
+import { usePermissionStore } from '../../../stores/permission-store';
 
+/** /user/inbox: a mailbox session reads its own address; system users pick among theirs. */
 export function Component() {
-  return <InboxView />;
+  const permissionData = usePermissionStore((state) => state.permissionData);
+  const mailboxAddress =
+    permissionData.role === 'mailbox' && typeof permissionData.name === 'string' ? permissionData.name : null;
+  return <InboxView mailboxAddress={mailboxAddress} />;
 }

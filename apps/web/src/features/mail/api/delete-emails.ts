@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { callApi } from '../../../lib/api-error';
+import { invalidateMailLists, mailKeys } from './get-inbox';
+
+/** POST /api/user/delEmail: delete messages by id. */
+export function deleteEmails(ids: number[]): Promise<{ deleted: number }> {
+  return callApi<{ deleted: number }>({ method: 'POST', url: '/user/delEmail', data: { ids } });
+}
+
+export function useDeleteEmails(onSuccess?: (deleted: number) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteEmails,
+    onSuccess: async ({ deleted }, ids) => {
+      for (const id of ids) queryClient.removeQueries({ queryKey: mailKeys.detail(id) });
+      await invalidateMailLists(queryClient);
+      onSuccess?.(deleted);
+    },
+  });
+}

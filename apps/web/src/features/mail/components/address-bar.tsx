@@ -1,0 +1,131 @@
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { Badge, Button, Popconfirm, Select, Space, Tooltip, Typography } from 'antd';
+import { useMemo, useState } from 'react';
+import { showSuccessMessage } from '../../../lib/feedback';
+import { useDeleteAddress } from '../api/delete-address';
+import { useAddresses } from '../api/get-addresses';
+import { useUnread } from '../api/get-unread';
+import { CreateAddressDialog } from './create-address-dialog';
+
+interface AddressBarProps {
+  /** a mailbox session's own address; null for system users, who pick among their addresses */
+  mailboxAddress: string | null;
+  /** the address whose mail is shown; '' = all */
+  value: string;
+  onChange: (address: string) => void;
+}
+
+function UnreadBadge({ count }: { count: number }) {
+  return count > 0 ? (
+    <Badge count={count} overflowCount={999} size="small" title={`${count} 封未读`} />
+  ) : null;
+}
+
+/** A mailbox session's one address, easy to copy. */
+function OwnAddress({ address }: { address: string }) {
+  const unread = useUnread();
+  return (
+    <Space size="middle" wrap>
+      <Typography.Text type="secondary">我的邮箱地址</Typography.Text>
+      <Typography.Text
+        strong
+        style={{ fontSize: 16 }}
+        data-testid="own-address"
+        copyable={{ text: address, tooltips: ['复制地址', '已复制'] }}
+      >
+        {address}
+      </Typography.Text>
+      <UnreadBadge count={unread.data?.total ?? 0} />
+    </Space>
+  );
+}
+
+/** A system user's addresses with unread counts; create and delete. */
+function AddressPicker({ value, onChange }: Omit<AddressBarProps, 'mailboxAddress'>) {
+  const addresses = useAddresses(true);
+  const unread = useUnread();
+  const [creating, setCreating] = useState(false);
+  const remove = useDeleteAddress(() => {
+    showSuccessMessage(`已删除地址 ${value}`);
+    onChange('');
+  });
+  const byAddress = unread.data?.byAddress ?? {};
+
+  // Mailbox accounts the user owns receive mail too, though they are not temporary addresses: they
+  // appear once they have unread mail, so that none is out of reach.
+  const options = useMemo(() => {
+    const names = new Set((addresses.data ?? []).map((item) => item.address));
+    for (const address of Object.keys(unread.data?.byAddress ?? {})) names.add(address);
+    return [...names].sort().map((address) => ({ value: address, label: address }));
+  }, [addresses.data, unread.data]);
+  const selected = addresses.data?.find((item) => item.address === value);
+
+  return (
+    <Space size="middle" wrap>
+      <Select
+        aria-label="邮箱地址"
+        showSearch
+        style={{ minWidth: 300 }}
+        value={value}
+        loading={addresses.isPending}
+        onChange={onChange}
+        options={[{ value: '', label: '全部地址' }, ...options]}
+        optionRender={(option) => (
+          <Space style={{ width: '100%', justifyContent: 'space-between' }}>
+            <span>{option.label}</span>
+            <UnreadBadge
+              count={option.value === '' ? (unread.data?.total ?? 0) : (byAddress[String(option.value)] ?? 0)}
+            />
+          </Space>
+        )}
+        labelRender={(option) => (
+          <Space>
+            <span>{option.label}</span>
+            <UnreadBadge
+              count={option.value === '' ? (unread.data?.total ?? 0) : (byAddress[String(option.value)] ?? 0)}
+            />
+          </Space>
+        )}
+      />
+      {value ? (
+        <Typography.Text copyable={{ text: value, tooltips: ['复制地址', '已复制'] }} type="secondary">
+          复制
+        </Typography.Text>
+      ) : null}
+      <Button icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+        新建地址
+      </Button>
+      {selected ? (
+        <Popconfirm
+          title={`删除地址 ${selected.address}？`}
+          description="删除后该地址不再收信，已收到的邮件也会一并删除，且无法恢复。"
+          okText="删除"
+          cancelText="取消"
+          okButtonProps={{ danger: true, loading: remove.isPending }}
+          onConfirm={() => remove.mutate(selected.id)}
+        >
+          <Tooltip title="删除此地址">
+            <Button danger icon={<DeleteOutlined />}>
+              删除地址
+            </Button>
+          </Tooltip>
+        </Popconfirm>
+      ) : null}
+      {creating ? (
+        <CreateAddressDialog
+          onClose={() => setCreating(false)}
+          onCreated={(created) => onChange(created.address)}
+        />
+      ) : null}
+    </Space>
+  );
+}
+
+/** Whose mail is shown: a system user's address picker, or a mailbox session's own address. */
+export function AddressBar({ mailboxAddress, value, onChange }: AddressBarProps) {
+  return mailboxAddress ? (
+    <OwnAddress address={mailboxAddress} />
+  ) : (
+    <AddressPicker value={value} onChange={onChange} />
+  );
+}

@@ -1,0 +1,144 @@
+import { PaperClipOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
+import type { MailItem } from '@youju/contract';
+import { Button, Empty, List, Space, Tag, Tooltip, Typography } from 'antd';
+import { dayjs } from '../../../lib/dayjs';
+import { useUpdateEmail } from '../api/update-email';
+
+interface MessageListProps {
+  items: MailItem[];
+  total: number;
+  page: number;
+  pageSize: number;
+  loading: boolean;
+  selectedId: number | null;
+  /** show which address each message went to (when viewing all addresses) */
+  showAddress: boolean;
+  /** filters or search are active: an empty list means "nothing matches", not "no mail" */
+  filtered: boolean;
+  onSelect: (item: MailItem) => void;
+  onPageChange: (page: number, pageSize: number) => void;
+}
+
+/** Today: the time; this year: month and day; older: the full date. */
+export function listTime(value: string): string {
+  const time = dayjs(value);
+  if (!time.isValid()) return '';
+  const now = dayjs();
+  if (time.isSame(now, 'day')) return time.format('HH:mm');
+  if (time.isSame(now, 'year')) return time.format('M月D日');
+  return time.format('YYYY年M月D日');
+}
+
+function senderName(item: MailItem): string {
+  return item.from.name || item.from.address || '（未知发件人）';
+}
+
+function StarToggle({ item }: { item: MailItem }) {
+  const update = useUpdateEmail();
+  return (
+    <Tooltip title={item.starred ? '取消星标' : '加星标'}>
+      <Button
+        type="text"
+        size="small"
+        aria-label={item.starred ? '取消星标' : '加星标'}
+        icon={item.starred ? <StarFilled style={{ color: '#faad14' }} /> : <StarOutlined />}
+        loading={update.isPending}
+        onClick={(event) => {
+          event.stopPropagation();
+          update.mutate({ id: item.id, starred: !item.starred });
+        }}
+      />
+    </Tooltip>
+  );
+}
+
+/** The received mail, newest first: unread in bold, starred marked, paged. */
+export function MessageList(props: MessageListProps) {
+  const { items, selectedId, showAddress } = props;
+  return (
+    <List<MailItem>
+      data-testid="message-list"
+      loading={props.loading}
+      dataSource={items}
+      locale={{
+        emptyText: (
+          <Empty
+            image={Empty.PRESENTED_IMAGE_SIMPLE}
+            description={
+              props.filtered ? (
+                '没有符合条件的邮件'
+              ) : (
+                <>
+                  <Typography.Paragraph strong>暂无邮件</Typography.Paragraph>
+                  <Typography.Paragraph type="secondary">
+                    发送到你的邮箱地址的邮件会出现在这里。
+                  </Typography.Paragraph>
+                </>
+              )
+            }
+          />
+        ),
+      }}
+      pagination={
+        props.total > props.pageSize
+          ? {
+              current: props.page,
+              pageSize: props.pageSize,
+              total: props.total,
+              size: 'small',
+              showSizeChanger: false,
+              showTotal: (total) => `共 ${total} 封`,
+              onChange: props.onPageChange,
+            }
+          : false
+      }
+      renderItem={(item) => {
+        const unread = !item.read;
+        const active = item.id === selectedId;
+        return (
+          <List.Item
+            key={item.id}
+            data-testid="message-item"
+            data-unread={unread ? 'true' : 'false'}
+            onClick={() => props.onSelect(item)}
+            style={{
+              cursor: 'pointer',
+              padding: '10px 12px',
+              background: active ? '#e6f4ff' : undefined,
+              borderInlineStart: `3px solid ${unread ? '#1677ff' : 'transparent'}`,
+            }}
+          >
+            <div style={{ display: 'flex', gap: 8, width: '100%', minWidth: 0 }}>
+              <StarToggle item={item} />
+              <div style={{ flex: 1, minWidth: 0 }}>
+                <div style={{ display: 'flex', justifyContent: 'space-between', gap: 8 }}>
+                  <Typography.Text strong={unread} ellipsis style={{ minWidth: 0 }}>
+                    {senderName(item)}
+                  </Typography.Text>
+                  <Typography.Text type="secondary" style={{ flexShrink: 0, fontSize: 12 }}>
+                    {listTime(item.receivedAt)}
+                  </Typography.Text>
+                </div>
+                <Space size={4} style={{ display: 'flex', minWidth: 0 }}>
+                  {item.hasAttachments ? <PaperClipOutlined aria-label="有附件" /> : null}
+                  {item.spam ? <Tag color="orange">垃圾邮件</Tag> : null}
+                  <Typography.Text strong={unread} ellipsis data-testid="message-subject">
+                    {item.subject || '（无主题）'}
+                  </Typography.Text>
+                </Space>
+                <Typography.Text type="secondary" ellipsis style={{ display: 'block', fontSize: 12 }}>
+                  {item.snippet}
+                </Typography.Text>
+                {showAddress ? (
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    收件地址：{item.address}
+                  </Typography.Text>
+                ) : null}
+              </div>
+            </div>
+          </List.Item>
+        );
+      }}
+    />
+  );
+}

@@ -1,0 +1,210 @@
+import {
+  DeleteOutlined,
+  DownloadOutlined,
+  EyeInvisibleOutlined,
+  FileTextOutlined,
+  PaperClipOutlined,
+  StarFilled,
+  StarOutlined,
+} from '@ant-design/icons';
+import type { MailDetail, Person } from '@youju/contract';
+import { Alert, Button, Descriptions, Empty, List, Popconfirm, Skeleton, Space, Typography } from 'antd';
+import { type ReactNode, useState } from 'react';
+import { dayjs } from '../../../lib/dayjs';
+import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
+import { useDeleteEmails } from '../api/delete-emails';
+import { attachmentPath, downloadMailFile, saveBlob } from '../api/download-mail-file';
+import { useEmail } from '../api/get-email';
+import { useSetRead } from '../api/set-read';
+import { useUpdateEmail } from '../api/update-email';
+import { MailFrame } from './mail-frame';
+import { RawSourceDialog } from './raw-source-dialog';
+
+interface MessageReaderProps {
+  messageId: number;
+  /** actions composed by the screen (e.g. reply and forward), shown in the toolbar */
+  extraActions?: (detail: MailDetail) => ReactNode;
+  onClosed: () => void;
+}
+
+export function personText(person: Person): string {
+  if (!person.name) return person.address;
+  return person.address ? `${person.name} <${person.address}>` : person.name;
+}
+
+function peopleText(people: Person[]): string {
+  return people.map(personText).join('，');
+}
+
+/** 2025年3月1日 星期六 14:05 */
+export function readerTime(value: string): string {
+  const time = dayjs(value);
+  return time.isValid() ? time.format('YYYY年M月D日 dddd HH:mm') : '';
+}
+
+function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} 字节`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function AttachmentList({ detail }: { detail: MailDetail }) {
+  const [downloading, setDownloading] = useState<string | null>(null);
+  if (detail.attachments.length === 0) return null;
+  const download = async (id: string, filename: string) => {
+    setDownloading(id);
+    try {
+      saveBlob(await downloadMailFile(attachmentPath(id)), filename || '附件');
+    } catch (error) {
+      showErrorMessage(error instanceof Error ? error.message : '附件下载失败，请稍后再试');
+    } finally {
+      setDownloading(null);
+    }
+  };
+  return (
+    <List
+      size="small"
+      header={
+        <Space>
+          <PaperClipOutlined />
+          附件（{detail.attachments.length}）
+        </Space>
+      }
+      dataSource={detail.attachments}
+      renderItem={(attachment) => (
+        <List.Item
+          data-testid="attachment"
+          actions={[
+            <Button
+              key="download"
+              size="small"
+              icon={<DownloadOutlined />}
+              loading={downloading === attachment.id}
+              onClick={() => void download(attachment.id, attachment.filename)}
+            >
+              下载
+            </Button>,
+          ]}
+        >
+          <Typography.Text>{attachment.filename || '（未命名附件）'}</Typography.Text>
+          <Typography.Text type="secondary" style={{ marginInlineStart: 8 }}>
+            {sizeText(attachment.size)}
+            {attachment.inline ? '，正文内嵌' : ''}
+          </Typography.Text>
+        </List.Item>
+      )}
+      style={{ marginTop: 12 }}
+    />
+  );
+}
+
+/** The open message: who, when, the body (sandboxed HTML or text), attachments and actions. */
+export function MessageReader({ messageId, extraActions, onClosed }: MessageReaderProps) {
+  const email = useEmail(messageId);
+  const [showRaw, setShowRaw] = useState(false);
+  const setRead = useSetRead();
+  const update = useUpdateEmail();
+  const remove = useDeleteEmails(() => {
+    showSuccessMessage('邮件已删除');
+    onClosed();
+  });
+
+  if (email.isPending) return <Skeleton active paragraph={{ rows: 8 }} />;
+  if (email.isError) return <Empty description={email.error.message} />;
+  const detail = email.data;
+
+  return (
+    <div data-testid="message-reader">
+      <Typography.Title level={4} style={{ marginTop: 0 }} data-testid="reader-subject">
+        {detail.subject || '（无主题）'}
+      </Typography.Title>
+      <Space wrap style={{ marginBottom: 12 }}>
+        {extraActions?.(detail)}
+        <Button
+          icon={<EyeInvisibleOutlined />}
+          loading={setRead.isPending}
+          onClick={() =>
+            setRead.mutate(
+              { ids: [detail.id], read: false },
+              { onSuccess: () => showSuccessMessage('已标为未读') },
+            )
+          }
+        >
+          标为未读
+        </Button>
+        <Button
+          icon={detail.starred ? <StarFilled style={{ color: '#faad14' }} /> : <StarOutlined />}
+          loading={update.isPending}
+          onClick={() => update.mutate({ id: detail.id, starred: !detail.starred })}
+        >
+          {detail.starred ? '取消星标' : '加星标'}
+        </Button>
+        <Button icon={<FileTextOutlined />} onClick={() => setShowRaw(true)}>
+          查看原文
+        </Button>
+        <Popconfirm
+          title="删除这封邮件？"
+          description="删除后无法恢复。"
+          okText="删除"
+          cancelText="取消"
+          okButtonProps={{ danger: true, loading: remove.isPending }}
+          onConfirm={() => remove.mutate([detail.id])}
+        >
+          <Button danger icon={<DeleteOutlined />}>
+            删除
+          </Button>
+        </Popconfirm>
+      </Space>
+      <Descriptions
+        size="small"
+        column={1}
+        style={{ marginBottom: 12 }}
+        items={[
+          {
+            key: 'from',
+            label: '发件人',
+            children: <span data-testid="reader-from">{personText(detail.from)}</span>,
+          },
+          { key: 'to', label: '收件人', children: peopleText(detail.to) || detail.address },
+          ...(detail.cc.length > 0 ? [{ key: 'cc', label: '抄送', children: peopleText(detail.cc) }] : []),
+          {
+            key: 'time',
+            label: '时间',
+            children: <span data-testid="reader-time">{readerTime(detail.receivedAt)}</span>,
+          },
+        ]}
+      />
+      {detail.spam ? (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 8 }}
+          title="这封邮件被内容过滤规则标记为垃圾邮件"
+        />
+      ) : null}
+      {detail.html ? (
+        <MailFrame key={detail.id} html={detail.html} />
+      ) : detail.text ? (
+        <pre
+          data-testid="mail-text"
+          style={{
+            whiteSpace: 'pre-wrap',
+            wordBreak: 'break-word',
+            fontFamily: 'inherit',
+            fontSize: 14,
+            background: '#fafafa',
+            padding: 12,
+            borderRadius: 6,
+            margin: 0,
+          }}
+        >
+          {detail.text}
+        </pre>
+      ) : (
+        <Typography.Paragraph type="secondary">（这封邮件没有正文）</Typography.Paragraph>
+      )}
+      <AttachmentList detail={detail} />
+      {showRaw ? <RawSourceDialog messageId={detail.id} onClose={() => setShowRaw(false)} /> : null}
+    </div>
+  );
+}
