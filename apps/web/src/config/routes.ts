@@ -1,5 +1,6 @@
 import {
   BookOutlined,
+  FilterOutlined,
   GlobalOutlined,
   HomeOutlined,
   InboxOutlined,
@@ -63,6 +64,7 @@ function userScreen(screen: UserScreen, name: string, icon: ComponentType): User
  */
 export const userScreens: readonly UserScreenEntry[] = [
   userScreen('inbox', '收件箱', InboxOutlined),
+  userScreen('contentFilter', '内容过滤', FilterOutlined),
   userScreen('sysAccount', '系统账号', TeamOutlined),
   userScreen('domain', '域名管理', GlobalOutlined),
 ];

@@ -1,0 +1,5 @@
+import { FilterTable } from '../../../features/filters/components/filter-table';
+
+export function Component() {
+  return <FilterTable />;
+}
