@@ -12,6 +12,8 @@ import { domainRoutes, storeDomainRoutes } from './modules/domains/domain-routes
 import { emailAccountRoutes } from './modules/email-accounts/email-account-routes.js';
 import { filterRoutes } from './modules/filters/filter-routes.js';
 import { mailRoutes } from './modules/mail/mail-routes.js';
+import { sendingRoutes } from './modules/sending/sending-routes.js';
+import { startSending } from './modules/sending/sending-module.js';
 import { startRetention } from './modules/mail/retention.js';
 import { orderRoutes, storeRoutes } from './modules/orders/order-routes.js';
 import { systemAccountRoutes } from './modules/system-accounts/system-account-routes.js';
@@ -82,6 +84,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.services.mailEvents.start();
   app.addHook('preClose', async () => app.services.mailEvents.close());
   startRetention(app);
+  await startSending(app);
 
   installValidators(app);
   installErrorHandling(app);
@@ -98,6 +101,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(sessionRoutes, { prefix: '/api/user' });
   await app.register(domainRoutes, { prefix: '/api/user' });
   await app.register(mailRoutes, { prefix: '/api/user' });
+  await app.register(sendingRoutes, { prefix: '/api/user' });
   await app.register(filterRoutes, { prefix: '/api/user' });
   await app.register(dkimRoutes, { prefix: '/api/user' });
   await app.register(dnsRoutes, { prefix: '/api/user' });

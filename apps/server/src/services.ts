@@ -17,6 +17,7 @@ import { createMailEvents } from './modules/mail/mail-events.js';
 import { createMailService } from './modules/mail/mail-service.js';
 import { createOrderService } from './modules/orders/order-service.js';
 import { createPaySettingsStore } from './modules/payments/payment-settings.js';
+import { createSendingModule } from './modules/sending/sending-module.js';
 import { createSessionService } from './modules/sessions/session-service.js';
 import { createSettingsService } from './modules/settings/settings-service.js';
 import { createSystemAccountService } from './modules/system-accounts/system-account-service.js';
@@ -53,6 +54,7 @@ export function createServices(
   const domains = createDomainService(db);
   const dkim = createDkimService(db, domains);
   const paySettings = createPaySettingsStore(db);
+  const sending = createSendingModule({ db, engine, config, settings, dkim, inbound, log });
   return {
     engine,
     sessions,
@@ -76,6 +78,7 @@ export function createServices(
     cards: createCardService({ db, engine, domains, settings }),
     paySettings,
     orders: createOrderService({ db, settings, paySettings }),
+    ...sending,
   };
 }
 

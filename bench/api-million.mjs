@@ -1,0 +1,190 @@
+#!/usr/bin/env node
+// API latency on a store of a million messages (PRODUCT.md "Quality bars"). Measures, never asserts.
+//
+// The messages are written straight into a migrated SQLite database (sending a million mails over
+// SMTP would measure SMTP, not the API): 1 user with 200 addresses, 1,000,000 messages spread over
+// them and over 90 days, one shared raw message. Then the built server is started on that data and
+// the list calls are timed over HTTP.
+// Usage: node bench/api-million.mjs [messages]   (default 1000000)
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const total = Number(process.argv[2] ?? 1_000_000);
+const ADDRESSES = 200;
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(dataDir) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['apps/server/dist/server.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SMTP_PORT: String(await freePort()),
+      DATA_DIR: dataDir,
+      INIT_ADMIN_USER: 'bench',
+      INIT_ADMIN_PASSWORD: 'bench-password',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}/api`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${base}/getVar`)).ok) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, base };
+}
+
+async function call(base, token, path, init = {}) {
+  const response = await fetch(`${base}/${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers },
+  });
+  return response.json();
+}
+
+async function time(label, fn, runs = 50) {
+  await fn();
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn(i);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const pick = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(1);
+  console.log(`${label.padEnd(44)} p50 ${pick(0.5).padStart(7)} ms   p95 ${pick(0.95).padStart(7)} ms`);
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'youju-bench-million-'));
+try {
+  // 1. Migrate and create the user's domain and addresses through the API.
+  let { child, base } = await startServer(dataDir);
+  const login = await (
+    await fetch(`${base}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bench', password: 'bench-password' }),
+    })
+  ).json();
+  const token = login.data.token;
+  const domain = await call(base, token, 'user/addDomain', {
+    method: 'POST',
+    body: JSON.stringify({ name: 'bench.test' }),
+  });
+  for (let i = 0; i < ADDRESSES; i++) {
+    await call(base, token, 'user/createEmail', {
+      method: 'POST',
+      body: JSON.stringify({ domainId: domain.data.id, localPart: `box${i}` }),
+    });
+  }
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.on('exit', resolve));
+
+  // 2. Fill the store.
+  const db = new Database(join(dataDir, 'youju.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF');
+  const mailboxes = db
+    .prepare("select id from mailboxes where address like 'box%'")
+    .all()
+    .map((row) => row.id);
+  const now = Date.now();
+  const raw = db
+    .prepare('insert into raw_messages (size, sha256, created_at) values (?, ?, ?)')
+    .run(1200, 'bench', now).lastInsertRowid;
+  db.prepare('insert into message_raw_chunks (raw_id, seq, data) values (?, 0, ?)').run(
+    raw,
+    Buffer.from('Subject: bench\r\n\r\nbench\r\n'),
+  );
+  const insert =
+    db.prepare(`insert into messages (mailbox_id, raw_id, from_name, from_address, subject, snippet,
+      text_body, html_body, received_at, size, read, starred, spam, has_attachments)
+    values (?, ?, ?, ?, ?, ?, ?, null, ?, 1200, ?, ?, 0, 0)`);
+  const words = ['发票', '会议', '订单', 'invoice', 'report', '通知', '快递', 'meeting', '账单', '验证码'];
+  const started = performance.now();
+  const fill = db.transaction((from, to) => {
+    for (let i = from; i < to; i++) {
+      const word = words[i % words.length];
+      insert.run(
+        mailboxes[i % mailboxes.length],
+        raw,
+        `发件人${i % 997}`,
+        `sender${i % 997}@example.com`,
+        `${word} 第 ${i} 号邮件`,
+        `这是第 ${i} 封测试邮件的摘要，关于${word}。`,
+        `这是第 ${i} 封测试邮件的正文，关于${word}。编号 ${i}。`,
+        now - Math.floor((i / total) * 90 * 86_400_000),
+        i % 3 === 0 ? 0 : 1,
+        i % 50 === 0 ? 1 : 0,
+      );
+    }
+  });
+  for (let from = 0; from < total; from += 100_000) fill(from, Math.min(total, from + 100_000));
+  db.close();
+  const size = statSync(join(dataDir, 'youju.sqlite')).size;
+  console.log(
+    `filled ${total.toLocaleString()} messages over ${mailboxes.length} addresses in ${((performance.now() - started) / 1000).toFixed(1)} s; database ${(size / 2 ** 20).toFixed(0)} MiB`,
+  );
+
+  // 3. Time the API on it.
+  ({ child, base } = await startServer(dataDir));
+  try {
+    await time('getInbox page 1 (all addresses)', () =>
+      call(base, token, 'user/getInbox?page=1&pageSize=20'),
+    );
+    await time(
+      'getInbox page 500 (all addresses)',
+      () => call(base, token, 'user/getInbox?page=500&pageSize=20'),
+      10,
+    );
+    await time('getInbox one address, page 1', (i = 0) =>
+      call(base, token, `user/getInbox?address=box${i % ADDRESSES}@bench.test&page=1&pageSize=20`),
+    );
+    await time('getInbox one address, unread only', (i = 0) =>
+      call(base, token, `user/getInbox?address=box${i % ADDRESSES}@bench.test&unread=true`),
+    );
+    await time(
+      'getInbox one address, search "发票"',
+      (i = 0) =>
+        call(
+          base,
+          token,
+          `user/getInbox?address=box${i % ADDRESSES}@bench.test&q=${encodeURIComponent('发票')}`,
+        ),
+      10,
+    );
+    await time(
+      'getInbox all, search "sender42@"',
+      () => call(base, token, `user/getInbox?q=${encodeURIComponent('sender42@')}`),
+      5,
+    );
+    await time('getUnreadEmail (200 addresses)', () => call(base, token, 'user/getUnreadEmail'), 10);
+    await time('emailList (200 addresses, unread counts)', () => call(base, token, 'user/emailList'), 10);
+    const first = await call(base, token, 'user/getInbox?page=1&pageSize=1');
+    await time('getEmail', () => call(base, token, `user/getEmail?id=${first.data.list[0].id}`));
+  } finally {
+    child.kill('SIGTERM');
+  }
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}
