@@ -20,6 +20,21 @@ export interface Config {
   /** where the built web client lives; null = API only */
   webRoot: string | null;
   logLevel: string;
+  /** the outbound queue (modules/sending); the variables exist for tests and unusual networks */
+  outbound: OutboundConfig;
+}
+
+export interface OutboundConfig {
+  /** OUTBOUND_PORT: the port of recipients' MX hosts (25, RFC 5321 section 4.5.4.2 … tests use others) */
+  port: number;
+  /** QUEUE_POLL_MS: how often the delivery worker looks for due rows */
+  pollMs: number;
+  /** QUEUE_LEASE_MS: how long a claimed row stays with a worker before another may take it over */
+  leaseMs: number;
+  /** QUEUE_RETRY_DELAYS_MS: waits after the 1st, 2nd … failed attempt (the last one repeats) */
+  retryDelaysMs: number[];
+  /** QUEUE_MAX_AGE_MS: after this long without success a delivery is given up */
+  maxAgeMs: number;
 }
 
 /** A bad configuration value: the message names the variable, in one line. */
@@ -53,6 +68,40 @@ function dnsServers(raw: string | null): string[] {
     }
     return server;
   });
+}
+
+function milliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1)
+    throw new ConfigError(`${name} 必须是正整数（毫秒），当前为 "${raw}"`);
+  return value;
+}
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+function outbound(env: NodeJS.ProcessEnv): OutboundConfig {
+  const delaysText = env.QUEUE_RETRY_DELAYS_MS?.trim();
+  const retryDelaysMs = delaysText
+    ? delaysText.split(',').map((part) => {
+        const value = Number(part.trim());
+        if (!Number.isInteger(value) || value < 1) {
+          throw new ConfigError(`QUEUE_RETRY_DELAYS_MS 必须是逗号分隔的正整数（毫秒），"${part}" 无效`);
+        }
+        return value;
+      })
+    : // Exponential-ish backoff over hours, as RFC 5321 section 4.5.4.1 suggests (retry at least
+      // 30 minutes apart after the first tries, give up after 4–5 days; we stop after 3).
+      [MINUTE_MS, 5 * MINUTE_MS, 15 * MINUTE_MS, HOUR_MS, 2 * HOUR_MS, 4 * HOUR_MS];
+  return {
+    port: port(env, 'OUTBOUND_PORT', 25) || 25,
+    pollMs: milliseconds(env, 'QUEUE_POLL_MS', 10_000),
+    leaseMs: milliseconds(env, 'QUEUE_LEASE_MS', 15 * MINUTE_MS),
+    retryDelaysMs,
+    maxAgeMs: milliseconds(env, 'QUEUE_MAX_AGE_MS', 72 * HOUR_MS),
+  };
 }
 
 function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | null {
@@ -104,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Parti
     permissionKey,
     webRoot: defaults.webRoot ?? null,
     logLevel: env.LOG_LEVEL || 'info',
+    outbound: outbound(env),
     ...defaults,
   };
 }

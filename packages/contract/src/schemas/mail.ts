@@ -112,23 +112,50 @@ export const DeliveryStatus = Type.Union([
   Type.Literal('failed'),
 ]);
 export const SendEmailData = Type.Object({ id: Id, status: DeliveryStatus });
+export type DeliveryStatus = Static<typeof DeliveryStatus>;
+export type SendEmailData = Static<typeof SendEmailData>;
 export const Delivery = Type.Object({
   rcpt: Type.String(),
   status: DeliveryStatus,
   attempts: Type.Integer(),
+  /** the remote server's answer (or why no server could be reached) of the last failed attempt */
   lastError: Type.Union([Type.String(), Type.Null()]),
   nextAttemptAt: Type.Optional(NullableTime),
+  /** the accepting server's answer once delivered */
+  remoteResponse: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  deliveredAt: Type.Optional(NullableTime),
 });
+export type Delivery = Static<typeof Delivery>;
 export const SentItem = Type.Object({
   id: Id,
   from: Type.String(),
   to: Type.Array(Type.String()),
+  cc: Type.Optional(Type.Array(Type.String())),
+  bcc: Type.Optional(Type.Array(Type.String())),
   subject: Type.String(),
   status: DeliveryStatus,
   createdAt: Time,
+  size: Type.Optional(Type.Integer()),
+  hasAttachments: Type.Optional(Type.Boolean()),
+  messageId: Type.Optional(Type.String()),
   deliveries: Type.Array(Delivery),
 });
 export type SentItem = Static<typeof SentItem>;
+export const SentAttachment = Type.Object({
+  filename: Type.String(),
+  contentType: Type.String(),
+  size: Type.Integer(),
+});
+/** GET getSentDetail?id=: one sent message with what was written (html as the sender wrote it). */
+export const SentDetail = Type.Composite([
+  SentItem,
+  Type.Object({
+    html: Type.Union([Type.String(), Type.Null()]),
+    text: Type.Union([Type.String(), Type.Null()]),
+    attachments: Type.Array(SentAttachment),
+  }),
+]);
+export type SentDetail = Static<typeof SentDetail>;
 
 export const FilterField = Type.Union([
   Type.Literal('from'),

@@ -1,0 +1,117 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Readable, Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import DKIM from 'nodemailer/lib/dkim';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import type { SigningKey } from '../dkim/dkim-service.js';
+import { CHUNK_BYTES } from './chunks.js';
+import { htmlToPlainText } from './plain-text.js';
+
+export interface ComposeAttachment {
+  filename: string;
+  contentType: string;
+  open(): Readable;
+}
+
+export interface ComposeInput {
+  from: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  subject: string;
+  html: string | null;
+  text: string | null;
+  attachments: ComposeAttachment[];
+  /** Message-ID of the message answered, with angle brackets */
+  inReplyTo: string | null;
+  references: string[];
+  date: Date;
+}
+
+export interface ComposedMessage {
+  path: string;
+  size: number;
+  sha256: string;
+  messageId: string;
+  /** the plain text actually sent (given or generated from the HTML) */
+  text: string;
+}
+
+/** A Message-ID on the sender's own domain (RFC 5322 section 3.6.4: unique, right side a domain). */
+export function newMessageId(senderDomain: string): string {
+  return `<${randomUUID()}@${senderDomain}>`;
+}
+
+class Measure extends Transform {
+  size = 0;
+  readonly hash = createHash('sha256');
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.size += chunk.length;
+    this.hash.update(chunk);
+    done(null, chunk);
+  }
+}
+
+/**
+ * Builds the message with nodemailer's MailComposer (MIME per RFC 2045–2049, UTF-8 headers as
+ * RFC 2047 encoded words, RFC 2231 file names, Date and Message-ID per RFC 5322 section 3.6,
+ * In-Reply-To and References per section 3.6.4; Bcc is left out of the header, section 3.6.3),
+ * signs it with the sender domain's DKIM key (RFC 6376, relaxed/relaxed, rsa-sha256) when there is
+ * one, and streams the result into a file under `spoolDir`. Attachments stream from the database;
+ * the signer buffers bodies above 1 MiB on disk, so a large message is never held in memory.
+ */
+export async function composeToFile(
+  input: ComposeInput,
+  key: SigningKey | null,
+  spoolDir: string,
+): Promise<ComposedMessage> {
+  await mkdir(spoolDir, { recursive: true });
+  const senderDomain = input.from.slice(input.from.lastIndexOf('@') + 1);
+  const messageId = newMessageId(senderDomain);
+  const text = input.text ?? (input.html ? htmlToPlainText(input.html) : '');
+  const composer = new MailComposer({
+    from: input.from,
+    to: input.to,
+    cc: input.cc.length > 0 ? input.cc : undefined,
+    bcc: input.bcc.length > 0 ? input.bcc : undefined,
+    subject: input.subject,
+    messageId,
+    date: input.date,
+    inReplyTo: input.inReplyTo ?? undefined,
+    references: input.references.length > 0 ? input.references : undefined,
+    text,
+    html: input.html ?? undefined,
+    attachments: input.attachments.map((attachment) => ({
+      filename: attachment.filename,
+      contentType: attachment.contentType,
+      content: attachment.open(),
+    })),
+    // Content never names files or URLs (attachments come from uploads), and must not be made to.
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  });
+  const mime = composer.compile();
+  let source: Readable = mime.createReadStream();
+  if (key) {
+    const signer = new DKIM({
+      domainName: key.domain,
+      keySelector: key.selector,
+      privateKey: key.privateKey,
+      cacheDir: spoolDir,
+      cacheTreshold: 1024 * 1024,
+    });
+    source = signer.sign(source);
+  }
+  const path = join(spoolDir, `outbound-${Date.now()}-${randomUUID()}.eml`);
+  const measure = new Measure();
+  try {
+    await pipeline(source, measure, createWriteStream(path, { highWaterMark: CHUNK_BYTES }));
+  } catch (error) {
+    await rm(path, { force: true });
+    throw error;
+  }
+  return { path, size: measure.size, sha256: measure.hash.digest('hex'), messageId, text };
+}

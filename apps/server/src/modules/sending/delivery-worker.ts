@@ -1,0 +1,289 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { ExpressionBuilder, Kysely, Updateable } from 'kysely';
+import type { OutboundConfig } from '../../config.js';
+import type { Database, OutboundQueueTable } from '../../db/schema.js';
+import { DeliveryError, type DeliveryFailure, type InboundService } from '../mail/inbound-service.js';
+import type { SettingsService } from '../settings/settings-service.js';
+import { createResolver } from './mx-route.js';
+import { type AttemptOutcome, deliverRemote, parseRelayUrl } from './smtp-delivery.js';
+
+/** Rows one poll looks at, and deliveries one process runs at the same time. */
+const BATCH = 50;
+const CONCURRENCY = 8;
+const INTERRUPTED = '投递因服务停止而中断';
+
+interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** What a local recipient's store answered, in SMTP terms for the sent list (RFC 3463 codes). */
+function localFailure(failure: DeliveryFailure, rcpt: string): AttemptOutcome {
+  switch (failure) {
+    case 'no-recipients':
+      return { kind: 'permanent', error: `550 5.1.1 本站没有收件人 ${rcpt}（邮箱不存在、已停用或已过期）` };
+    case 'rejected':
+      return { kind: 'permanent', error: '550 5.7.1 收件人的内容过滤规则拒收了这封邮件' };
+    case 'limits':
+      return { kind: 'permanent', error: '552 5.3.4 邮件结构超出本站限制' };
+    case 'quota':
+      return { kind: 'temporary', error: '452 4.2.2 收件人邮箱已满' };
+    case 'storage-full':
+    case 'storage':
+      return { kind: 'temporary', error: '451 4.3.0 本站存储暂时不可用' };
+  }
+}
+
+export interface DeliveryWorkerDeps {
+  db: Kysely<Database>;
+  config: { dnsServers: string[]; relayUrl: string | null; mailHostname: string; outbound: OutboundConfig };
+  settings: SettingsService;
+  inbound: InboundService;
+  /** the signed bytes of a sent message */
+  content(sentId: number): Readable;
+  log: Logger;
+}
+
+/**
+ * The outbound queue's worker. Every server process runs one; they share the queue through the
+ * database. A row is taken with a conditional UPDATE (status due, or a lease that ran out) that
+ * only one process can win, and carries a lease: a process killed mid-delivery leaves the row
+ * "sending" until the lease expires, then any process takes it again. Once a server answers 250
+ * the row is marked delivered in the same step, so it is never sent again by choice; only a crash
+ * between that 250 and the database write can repeat a delivery (RFC 5321 section 6.1 accepts
+ * duplicates over losses).
+ */
+export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
+  const { db, config, settings, inbound, log } = deps;
+  const { outbound } = config;
+  const resolver = createResolver(config.dnsServers);
+  const stopController = new AbortController();
+  let timer: NodeJS.Timeout | null = null;
+  let kickTimer: NodeJS.Timeout | null = null;
+  let current: Promise<void> | null = null;
+  let again = false;
+  let stopped = true;
+
+  function dueCondition(now: number) {
+    return (eb: ExpressionBuilder<Database, 'outbound_queue'>) =>
+      eb.or([
+        eb.and([eb('status', 'in', ['queued', 'retrying']), eb('next_attempt_at', '<=', now)]),
+        eb.and([eb('status', '=', 'sending'), eb('lease_until', '<', now)]),
+      ]);
+  }
+
+  /** Takes a row for this process; false when another process (or an earlier poll) has it. */
+  async function claim(id: number): Promise<string | null> {
+    const now = Date.now();
+    const lease = randomUUID();
+    const result = await db
+      .updateTable('outbound_queue')
+      .set((eb) => ({
+        status: 'sending',
+        lease_owner: lease,
+        lease_until: now + outbound.leaseMs,
+        attempts: eb('attempts', '+', 1),
+        updated_at: now,
+      }))
+      .where('id', '=', id)
+      .where(dueCondition(now))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1 ? lease : null;
+  }
+
+  async function relay() {
+    const text = config.relayUrl ?? ((await settings.get()).relayUrl || null);
+    if (!text) return null;
+    try {
+      return parseRelayUrl(text);
+    } catch {
+      throw new Error('中继地址无效，请管理员检查发信中继设置');
+    }
+  }
+
+  async function isLocal(rcpt: string): Promise<boolean> {
+    const domain = rcpt.slice(rcpt.lastIndexOf('@') + 1).toLowerCase();
+    const row = await db.selectFrom('domains').select('id').where('name', '=', domain).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Local recipients are stored directly by the inbound service: no network hop, same filters. */
+  async function deliverLocally(sentId: number, from: string, rcpt: string): Promise<AttemptOutcome> {
+    const spool = await inbound.spool(deps.content(sentId));
+    try {
+      const result = await inbound.deliver(spool, {
+        mailFrom: from,
+        recipients: [rcpt],
+        remoteAddress: '127.0.0.1',
+      });
+      return {
+        kind: 'delivered',
+        response: result.discarded
+          ? '250 已被收件人的过滤规则丢弃'
+          : `250 已投递到本站邮箱（${result.messageIds.join(',')}）`,
+      };
+    } catch (error) {
+      if (error instanceof DeliveryError) return localFailure(error.failure, rcpt);
+      throw error;
+    }
+  }
+
+  async function attempt(id: number): Promise<AttemptOutcome> {
+    const row = await db
+      .selectFrom('outbound_queue')
+      .innerJoin('sent_messages', 'sent_messages.id', 'outbound_queue.sent_id')
+      .select([
+        'outbound_queue.rcpt',
+        'sent_messages.id as sentId',
+        'sent_messages.from_address',
+        'sent_messages.size',
+      ])
+      .where('outbound_queue.id', '=', id)
+      .executeTakeFirst();
+    if (!row) return { kind: 'permanent', error: '邮件已被删除' };
+    if (await isLocal(row.rcpt)) return deliverLocally(row.sentId, row.from_address, row.rcpt);
+    return deliverRemote(
+      { from: row.from_address, rcpt: row.rcpt, size: row.size, open: () => deps.content(row.sentId) },
+      {
+        resolver,
+        mxPort: outbound.port,
+        heloName: config.mailHostname,
+        relay: await relay(),
+        signal: stopController.signal,
+      },
+    );
+  }
+
+  /** Records the outcome, only if the lease is still ours (the row may have been deleted). */
+  async function record(id: number, lease: string, outcome: AttemptOutcome): Promise<void> {
+    const now = Date.now();
+    let changes: Updateable<OutboundQueueTable>;
+    if (outcome.kind === 'delivered') {
+      changes = {
+        status: 'delivered',
+        delivered_at: now,
+        remote_response: outcome.response,
+        last_error: null,
+      };
+    } else if (outcome.kind === 'permanent') {
+      changes = { status: 'failed', last_error: outcome.error };
+    } else if (stopController.signal.aborted) {
+      // Shutting down is not the recipient's fault: the attempt does not count, retry at once.
+      const row = await db
+        .selectFrom('outbound_queue')
+        .select('attempts')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      changes = {
+        status: 'retrying',
+        attempts: Math.max(0, (row?.attempts ?? 1) - 1),
+        next_attempt_at: now,
+        last_error: INTERRUPTED,
+      };
+    } else {
+      const row = await db
+        .selectFrom('outbound_queue')
+        .select(['attempts', 'created_at'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      const attempts = row?.attempts ?? 1;
+      const delays = outbound.retryDelaysMs;
+      const delay = delays[Math.min(attempts - 1, delays.length - 1)] ?? delays[delays.length - 1] ?? 60_000;
+      const next = now + delay;
+      changes =
+        next - (row?.created_at ?? now) > outbound.maxAgeMs
+          ? {
+              status: 'failed',
+              last_error: `多次重试仍未送达，已放弃（共 ${attempts} 次）：${outcome.error}`,
+            }
+          : { status: 'retrying', next_attempt_at: next, last_error: outcome.error };
+    }
+    await db
+      .updateTable('outbound_queue')
+      .set({ ...changes, lease_owner: null, lease_until: null, updated_at: now })
+      .where('id', '=', id)
+      .where('lease_owner', '=', lease)
+      .execute();
+  }
+
+  async function work(id: number): Promise<void> {
+    const lease = await claim(id);
+    if (!lease) return;
+    let outcome: AttemptOutcome;
+    try {
+      outcome = await attempt(id);
+    } catch (error) {
+      outcome = { kind: 'temporary', error: `内部错误：${(error as Error).message}`.slice(0, 500) };
+      log.error(`outbound: delivery ${id} failed unexpectedly: ${(error as Error).message}`);
+    }
+    await record(id, lease, outcome);
+  }
+
+  async function poll(): Promise<void> {
+    do {
+      again = false;
+      const due = await db
+        .selectFrom('outbound_queue')
+        .select('id')
+        .where(dueCondition(Date.now()))
+        .orderBy('next_attempt_at')
+        .limit(BATCH)
+        .execute();
+      const ids = due.map((row) => row.id);
+      const lanes = Array.from({ length: Math.min(CONCURRENCY, ids.length) }, async () => {
+        for (let id = ids.shift(); id !== undefined && !stopped; id = ids.shift()) await work(id);
+      });
+      await Promise.all(lanes);
+      if (due.length === BATCH) again = true;
+    } while (again && !stopped);
+  }
+
+  function tick(): void {
+    if (stopped) return;
+    if (current) {
+      again = true;
+      return;
+    }
+    current = poll()
+      .catch((error: unknown) => log.warn(`outbound: queue poll failed: ${(error as Error).message}`))
+      .finally(() => {
+        current = null;
+      });
+  }
+
+  return {
+    /** Starts polling; rows left queued, retrying or half-sent by an earlier run are taken up. */
+    start(): void {
+      if (!stopped) return;
+      stopped = false;
+      timer = setInterval(tick, outbound.pollMs);
+      timer.unref();
+      tick();
+    },
+
+    /** A message was queued: look now instead of at the next poll. */
+    kick(): void {
+      if (stopped || kickTimer) return;
+      kickTimer = setTimeout(() => {
+        kickTimer = null;
+        tick();
+      }, 0);
+      kickTimer.unref();
+    },
+
+    /** Stops polling, interrupts connections in progress and waits until their rows are recorded. */
+    async stop(): Promise<void> {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      if (kickTimer) clearTimeout(kickTimer);
+      timer = null;
+      kickTimer = null;
+      stopController.abort();
+      await current;
+    },
+  };
+}
+
+export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;

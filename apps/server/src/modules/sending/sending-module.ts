@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.js';
+import type { Engine } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import type { DkimService } from '../dkim/dkim-service.js';
+import type { InboundService } from '../mail/inbound-service.js';
+import type { SettingsService } from '../settings/settings-service.js';
+import { createDeliveryWorker, type DeliveryWorker } from './delivery-worker.js';
+import { createSendingService } from './sending-service.js';
+import { createUploadService } from './upload-service.js';
+
+interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/**
+ * Sending mail (issue 4), wired once per app: uploads, the sent folder with sendEmail, and the
+ * outbound queue's delivery worker.
+ */
+export function createSendingModule(deps: {
+  db: Kysely<Database>;
+  engine: Engine;
+  config: Config;
+  settings: SettingsService;
+  dkim: DkimService;
+  inbound: InboundService;
+  log: Logger;
+}) {
+  const { db, engine, config, settings, dkim, inbound, log } = deps;
+  const uploads = createUploadService({ db, dataDir: config.dataDir });
+  let worker: DeliveryWorker | null = null;
+  const sending = createSendingService({
+    db,
+    engine,
+    dataDir: config.dataDir,
+    settings,
+    dkim,
+    uploads,
+    onQueued: () => worker?.kick(),
+  });
+  worker = createDeliveryWorker({ db, config, settings, inbound, content: sending.content, log });
+  return { uploads, sending, deliveryWorker: worker };
+}
+
+/**
+ * Starts the upload clean-up and the delivery worker (every process runs one; see
+ * delivery-worker.ts) and stops both before the database closes.
+ */
+export async function startSending(app: FastifyInstance): Promise<void> {
+  const { uploads, deliveryWorker } = app.services;
+  await uploads.start(app.log);
+  deliveryWorker.start();
+  app.addHook('preClose', async () => {
+    uploads.stop();
+    await deliveryWorker.stop();
+  });
+}

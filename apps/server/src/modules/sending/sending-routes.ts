@@ -1,0 +1,91 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  DeletedCount,
+  IdParams,
+  IdQuery,
+  IdsBody,
+  Page,
+  PageQuery,
+  SendEmailBody,
+  SendEmailData,
+  SentDetail,
+  SentItem,
+  UploadedFile,
+} from '@youju/contract';
+import { ApiError } from '../../lib/api-error.js';
+import { Envelope, ok } from '../../lib/envelope.js';
+import { caller, requireRole } from '../../plugins/authentication.js';
+import { contentDisposition } from '../mail/content-disposition.js';
+import { uploadOwner } from './upload-service.js';
+
+/** A rich-text body with pasted images can outgrow the 1 MiB JSON limit of other calls. */
+const SEND_BODY_LIMIT = 16 * 1024 * 1024;
+
+/** uploadFile, sendEmail and the sent folder under /api/user (API.md "User"). */
+export const sendingRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { uploads, sending, settings } = app.services;
+  const sender = requireRole(app, 'admin', 'user', 'mailbox');
+
+  // Registered here, so multipart bodies are accepted by this plugin's routes only.
+  await app.register(multipart, { limits: { files: 1, fields: 10, parts: 20, fieldSize: 1024 } });
+
+  app.post(
+    '/uploadFile',
+    { onRequest: sender, schema: { response: { 200: Envelope(UploadedFile) } } },
+    async (request) => {
+      if (!request.isMultipart())
+        throw ApiError.badRequest('请以 multipart/form-data 上传文件（表单字段 file）');
+      const maxBytes = (await settings.get()).maxMessageBytes;
+      let part: Awaited<ReturnType<typeof request.file>>;
+      try {
+        part = await request.file({ limits: { fileSize: maxBytes }, throwFileSizeLimit: false });
+      } catch {
+        throw ApiError.badRequest('上传内容格式有误，请重新选择文件上传');
+      }
+      if (part?.fieldname !== 'file') {
+        part?.file.resume();
+        throw ApiError.badRequest('请选择要上传的文件（表单字段 file）');
+      }
+      return ok(await uploads.accept(uploadOwner(caller(request)), part, maxBytes));
+    },
+  );
+
+  app.post(
+    '/sendEmail',
+    {
+      onRequest: sender,
+      bodyLimit: SEND_BODY_LIMIT,
+      schema: { body: SendEmailBody, response: { 200: Envelope(SendEmailData) } },
+    },
+    async (request) => ok(await sending.send(caller(request), request.body)),
+  );
+
+  app.get(
+    '/getSentEmail',
+    { onRequest: sender, schema: { querystring: PageQuery, response: { 200: Envelope(Page(SentItem)) } } },
+    async (request) => ok(await sending.list(caller(request), request.query)),
+  );
+
+  app.get(
+    '/getSentDetail',
+    { onRequest: sender, schema: { querystring: IdQuery, response: { 200: Envelope(SentDetail) } } },
+    async (request) => ok(await sending.detail(caller(request), request.query.id)),
+  );
+
+  app.get('/sentRaw/:id', { onRequest: sender, schema: { params: IdParams } }, async (request, reply) => {
+    const raw = await sending.raw(caller(request), request.params.id);
+    reply
+      .type('message/rfc822')
+      .header('content-length', String(raw.size))
+      .header('content-disposition', contentDisposition('attachment', `sent-${request.params.id}.eml`))
+      .header('content-security-policy', "sandbox; default-src 'none'");
+    return reply.send(raw.stream());
+  });
+
+  app.post(
+    '/delSentEmail',
+    { onRequest: sender, schema: { body: IdsBody, response: { 200: Envelope(DeletedCount) } } },
+    async (request) => ok({ deleted: await sending.remove(caller(request), request.body.ids) }),
+  );
+};

@@ -1,0 +1,451 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import {
+  type Delivery,
+  type DeliveryStatus,
+  ErrorCode,
+  type PageOf,
+  type PageQuery,
+  type SendEmailBody,
+  type SendEmailData,
+  type SentDetail,
+  type SentItem,
+} from '@youju/contract';
+import { type Kysely, sql } from 'kysely';
+import type { Engine } from '../../db/database.js';
+import type { Database, OutboundQueueRow, SentMessageRow } from '../../db/schema.js';
+import { ApiError } from '../../lib/api-error.js';
+import { pageOf } from '../../lib/paging.js';
+import { DAY, HOUR, toIso } from '../../lib/time.js';
+import type { DkimService } from '../dkim/dkim-service.js';
+import { readRaw } from '../mail/raw-store.js';
+import type { AuthContext } from '../sessions/session-service.js';
+import type { SettingsService } from '../settings/settings-service.js';
+import { copyFileToChunks, streamChunks } from './chunks.js';
+import { composeToFile } from './compose.js';
+import { type UploadService, uploadOwner } from './upload-service.js';
+
+const NOT_FOUND = '已发送邮件不存在或已被删除';
+/** References kept when answering a long thread (the first and the latest ones matter most). */
+const MAX_REFERENCES = 20;
+/** Bodies longer than this are kept only in the raw message, not in the sent item's columns. */
+const MAX_STORED_BODY_CHARS = 2 * 1024 * 1024;
+
+export interface Sender {
+  address: string;
+  domain: string;
+  accountId: number | null;
+  mailboxId: number | null;
+}
+
+function normalizeAddress(address: string): string {
+  return address.trim().toLowerCase();
+}
+
+function domainOf(address: string): string {
+  return address.slice(address.lastIndexOf('@') + 1);
+}
+
+function parseList(text: string): string[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+function formatBytes(bytes: number): string {
+  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+}
+
+/** A Message-ID as stored and compared: with angle brackets (RFC 5322 section 3.6.4 msg-id). */
+function bracketed(messageId: string): string {
+  const bare = messageId.trim().replace(/^<|>$/g, '');
+  return bare ? `<${bare}>` : '';
+}
+
+/**
+ * The overall state of a sent message from its recipients' states: still moving while any is
+ * on its way, otherwise failed when any failed, otherwise delivered.
+ */
+export function overallStatus(statuses: DeliveryStatus[]): DeliveryStatus {
+  for (const status of ['sending', 'queued', 'retrying', 'failed'] as const) {
+    if (statuses.includes(status)) return status;
+  }
+  return 'delivered';
+}
+
+function deliveryView(row: OutboundQueueRow): Delivery {
+  return {
+    rcpt: row.rcpt,
+    status: row.status,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    nextAttemptAt: row.status === 'retrying' || row.status === 'queued' ? toIso(row.next_attempt_at) : null,
+    remoteResponse: row.remote_response,
+    deliveredAt: toIso(row.delivered_at),
+  };
+}
+
+function itemView(row: SentMessageRow, deliveries: OutboundQueueRow[]): SentItem {
+  const views = deliveries.map(deliveryView);
+  return {
+    id: row.id,
+    from: row.from_address,
+    to: parseList(row.to_json),
+    cc: parseList(row.cc_json),
+    bcc: parseList(row.bcc_json),
+    subject: row.subject,
+    status: overallStatus(views.map((delivery) => delivery.status)),
+    createdAt: toIso(row.created_at),
+    size: row.size,
+    hasAttachments: parseList(row.attachments_json).length > 0,
+    messageId: row.message_id,
+    deliveries: views,
+  };
+}
+
+/** Reads the header block of a stored message (up to `limit` bytes) as text. */
+async function headerBlock(stream: Readable, limit = 256 * 1024): Promise<string> {
+  let collected = Buffer.alloc(0);
+  try {
+    for await (const chunk of stream) {
+      collected = Buffer.concat([collected, chunk as Buffer]);
+      const end = collected.indexOf('\r\n\r\n');
+      if (end >= 0) return collected.subarray(0, end).toString('latin1');
+      if (collected.length >= limit) break;
+    }
+  } finally {
+    stream.destroy();
+  }
+  return collected.toString('latin1');
+}
+
+/** The msg-ids of a References (or In-Reply-To) header in a header block, unfolded. */
+export function headerMessageIds(block: string, name: string): string[] {
+  const unfolded = block.replace(/\r?\n[ \t]+/g, ' ');
+  const line = unfolded
+    .split(/\r?\n/)
+    .find((candidate) => candidate.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+  if (!line) return [];
+  return line.slice(name.length + 1).match(/<[^<>\s]+>/g) ?? [];
+}
+
+export interface SendingDeps {
+  db: Kysely<Database>;
+  engine: Engine;
+  dataDir: string;
+  settings: SettingsService;
+  dkim: DkimService;
+  uploads: UploadService;
+  /** wakes the delivery worker after a commit */
+  onQueued(): void;
+}
+
+/**
+ * The sent folder and sendEmail (API.md): who may send from which address, sending limits,
+ * composing and signing, and the durable hand-over to the outbound queue. Delivery itself is the
+ * worker's (delivery-worker.ts).
+ */
+export function createSendingService(deps: SendingDeps) {
+  const { db, engine, settings, dkim, uploads } = deps;
+  const spoolDir = join(deps.dataDir, 'tmp');
+
+  /**
+   * Who may use `from` (API.md "Roles"): a mailbox session only its own address; a user any
+   * address on the domains it owns; an administrator any domain of the service.
+   */
+  async function senderFor(auth: AuthContext, from: string): Promise<Sender> {
+    const address = normalizeAddress(from);
+    const domainName = domainOf(address);
+    const refuse = () =>
+      ApiError.forbidden(
+        auth.role === 'mailbox'
+          ? `不能以 ${address} 的名义发信：邮箱用户只能用自己的地址发件`
+          : `不能以 ${address} 的名义发信：发件人必须是你名下域名的地址`,
+      );
+    if (auth.role === 'mailbox') {
+      const mailbox = await db
+        .selectFrom('mailboxes')
+        .select(['id', 'address', 'owner_id', 'domain_id'])
+        .where('id', '=', auth.mailboxId ?? -1)
+        .executeTakeFirst();
+      if (!mailbox || mailbox.address.toLowerCase() !== address) throw refuse();
+      return { address, domain: domainName, accountId: mailbox.owner_id, mailboxId: mailbox.id };
+    }
+    const domain = await db
+      .selectFrom('domains')
+      .select(['id', 'owner_id'])
+      .where('name', '=', domainName)
+      .executeTakeFirst();
+    if (!domain || (auth.role !== 'admin' && domain.owner_id !== auth.accountId)) throw refuse();
+    return { address, domain: domainName, accountId: auth.accountId, mailboxId: null };
+  }
+
+  /** Per-account (or per-mailbox) limits an administrator sets; 0 means no limit. */
+  async function checkLimits(auth: AuthContext, sender: Sender): Promise<void> {
+    if (auth.role === 'admin') return;
+    const { sendLimitPerHour, sendLimitPerDay } = await settings.get();
+    const now = Date.now();
+    const sentSince = async (since: number) => {
+      let query = db
+        .selectFrom('sent_messages')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('created_at', '>', since);
+      query =
+        auth.role === 'mailbox'
+          ? query.where('mailbox_id', '=', sender.mailboxId ?? -1)
+          : query.where('account_id', '=', auth.accountId ?? -1).where('mailbox_id', 'is', null);
+      return Number((await query.executeTakeFirstOrThrow()).count);
+    };
+    if (sendLimitPerHour > 0 && (await sentSince(now - HOUR)) >= sendLimitPerHour) {
+      throw ApiError.tooMany(`发信过于频繁：每小时最多发送 ${sendLimitPerHour} 封，请稍后再发`, 600);
+    }
+    if (sendLimitPerDay > 0 && (await sentSince(now - DAY)) >= sendLimitPerDay) {
+      throw ApiError.tooMany(`今天的发信数量已达上限（每天 ${sendLimitPerDay} 封），请明天再发`, 3600);
+    }
+  }
+
+  /** In-Reply-To and References of an answer (RFC 5322 section 3.6.4), from the original if we hold it. */
+  async function threadOf(auth: AuthContext, inReplyTo: string | undefined) {
+    const parent = inReplyTo ? bracketed(inReplyTo) : '';
+    if (!parent) return { inReplyTo: null, references: [] as string[] };
+    const bare = parent.slice(1, -1);
+    let query = db
+      .selectFrom('messages')
+      .innerJoin('mailboxes', 'mailboxes.id', 'messages.mailbox_id')
+      .select('messages.raw_id')
+      .where('messages.message_id', 'in', [parent, bare]);
+    if (auth.role === 'mailbox') query = query.where('mailboxes.id', '=', auth.mailboxId ?? -1);
+    else if (auth.role === 'user') query = query.where('mailboxes.owner_id', '=', auth.accountId ?? -1);
+    const original = await query.executeTakeFirst();
+    let earlier: string[] = [];
+    if (original) {
+      const block = await headerBlock(readRaw(db, original.raw_id));
+      earlier = headerMessageIds(block, 'References');
+      if (earlier.length === 0) earlier = headerMessageIds(block, 'In-Reply-To');
+    }
+    const references = [...earlier.filter((id) => id !== parent), parent];
+    const trimmed =
+      references.length > MAX_REFERENCES
+        ? [references[0] as string, ...references.slice(-(MAX_REFERENCES - 1))]
+        : references;
+    return { inReplyTo: parent, references: trimmed };
+  }
+
+  function scoped(auth: AuthContext) {
+    let query = db.selectFrom('sent_messages');
+    if (auth.role === 'mailbox') query = query.where('mailbox_id', '=', auth.mailboxId ?? -1);
+    else if (auth.role === 'user') query = query.where('account_id', '=', auth.accountId ?? -1);
+    return query;
+  }
+
+  async function deliveriesOf(ids: number[]): Promise<Map<number, OutboundQueueRow[]>> {
+    const map = new Map<number, OutboundQueueRow[]>();
+    if (ids.length === 0) return map;
+    const rows = await db
+      .selectFrom('outbound_queue')
+      .selectAll()
+      .where('sent_id', 'in', ids)
+      .orderBy('id')
+      .execute();
+    for (const row of rows) map.set(row.sent_id, [...(map.get(row.sent_id) ?? []), row]);
+    return map;
+  }
+
+  async function loadOne(auth: AuthContext, id: number): Promise<SentMessageRow> {
+    const row = await scoped(auth).selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw ApiError.notFound(NOT_FOUND);
+    return row;
+  }
+
+  return {
+    senderFor,
+
+    async send(auth: AuthContext, body: SendEmailBody): Promise<SendEmailData> {
+      const sender = await senderFor(auth, body.from);
+      const to = body.to.map(normalizeAddress);
+      const cc = (body.cc ?? []).map(normalizeAddress);
+      const bcc = (body.bcc ?? []).map(normalizeAddress);
+      const recipients = [...new Set([...to, ...cc, ...bcc])];
+      if (recipients.length === 0) throw ApiError.badRequest('请至少填写一个收件人');
+      if (recipients.length > 100) throw ApiError.badRequest('收件人（含抄送、密送）合计不能超过 100 个');
+      if (!body.html?.trim() && !body.text?.trim() && !body.subject.trim() && !body.attachments?.length) {
+        throw ApiError.badRequest('邮件是空的：请填写主题、正文或添加附件');
+      }
+      await checkLimits(auth, sender);
+
+      const attachmentRows = await uploads.owned(uploadOwner(auth), [...new Set(body.attachments ?? [])]);
+      const { maxMessageBytes } = await settings.get();
+      // Base64 grows attachments by a third (RFC 2045 section 6.8): refuse early what cannot fit.
+      const estimate =
+        attachmentRows.reduce((sum, row) => sum + Math.ceil(row.size / 3) * 4, 0) +
+        Buffer.byteLength(body.html ?? '') * 2 +
+        Buffer.byteLength(body.text ?? '');
+      const tooLarge = () =>
+        new ApiError(
+          ErrorCode.tooLarge,
+          `邮件过大：编码后的邮件不能超过 ${formatBytes(maxMessageBytes)}（附件经 Base64 编码后约增大三分之一），请减少附件后再发`,
+        );
+      if (estimate > maxMessageBytes) throw tooLarge();
+
+      const thread = await threadOf(auth, body.inReplyTo);
+      const key = await dkim.signingKeyFor(sender.domain);
+      const composed = await composeToFile(
+        {
+          from: sender.address,
+          to,
+          cc,
+          bcc,
+          subject: body.subject,
+          html: body.html?.trim() ? body.html : null,
+          text: body.text?.trim() ? body.text : null,
+          attachments: attachmentRows.map((row) => ({
+            filename: row.filename,
+            contentType: row.content_type,
+            open: () => uploads.content(row.id),
+          })),
+          inReplyTo: thread.inReplyTo,
+          references: thread.references,
+          date: new Date(),
+        },
+        key,
+        spoolDir,
+      );
+      try {
+        if (composed.size > maxMessageBytes) throw tooLarge();
+        const now = Date.now();
+        const id = await db.transaction().execute(async (trx) => {
+          // A crash after the answer must not lose the message (as for received mail).
+          if (engine === 'postgres') await sql`set local synchronous_commit = on`.execute(trx);
+          const inserted = await trx
+            .insertInto('sent_messages')
+            .values({
+              account_id: sender.accountId,
+              mailbox_id: sender.mailboxId,
+              from_address: sender.address,
+              to_json: JSON.stringify(to),
+              cc_json: JSON.stringify(cc),
+              bcc_json: JSON.stringify(bcc),
+              subject: body.subject,
+              text_body: composed.text.slice(0, MAX_STORED_BODY_CHARS),
+              html_body: body.html?.trim() ? body.html.slice(0, MAX_STORED_BODY_CHARS) : null,
+              attachments_json: JSON.stringify(
+                attachmentRows.map((row) => ({
+                  filename: row.filename,
+                  contentType: row.content_type,
+                  size: row.size,
+                })),
+              ),
+              message_id: composed.messageId,
+              recipient_count: recipients.length,
+              size: composed.size,
+              sha256: composed.sha256,
+              created_at: now,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          await copyFileToChunks(composed.path, composed.size, (seq, data) =>
+            trx.insertInto('sent_message_chunks').values({ sent_id: inserted.id, seq, data }).execute(),
+          );
+          await trx
+            .insertInto('outbound_queue')
+            .values(
+              recipients.map((rcpt) => ({
+                sent_id: inserted.id,
+                rcpt,
+                status: 'queued' as const,
+                attempts: 0,
+                next_attempt_at: now,
+                created_at: now,
+                updated_at: now,
+              })),
+            )
+            .execute();
+          return inserted.id;
+        });
+        deps.onQueued();
+        return { id, status: 'queued' };
+      } finally {
+        await rm(composed.path, { force: true });
+      }
+    },
+
+    async list(auth: AuthContext, query: PageQuery): Promise<PageOf<SentItem>> {
+      return pageOf(query, async (limit, offset) => {
+        const [rows, total] = await Promise.all([
+          scoped(auth)
+            .selectAll()
+            .orderBy('created_at', 'desc')
+            .orderBy('id', 'desc')
+            .limit(limit)
+            .offset(offset)
+            .execute(),
+          scoped(auth)
+            .select((eb) => eb.fn.countAll<number>().as('count'))
+            .executeTakeFirstOrThrow(),
+        ]);
+        const deliveries = await deliveriesOf(rows.map((row) => row.id));
+        return {
+          rows: rows.map((row) => itemView(row, deliveries.get(row.id) ?? [])),
+          total: Number(total.count),
+        };
+      });
+    },
+
+    async detail(auth: AuthContext, id: number): Promise<SentDetail> {
+      const row = await loadOne(auth, id);
+      const deliveries = await deliveriesOf([row.id]);
+      let attachments: SentDetail['attachments'] = [];
+      try {
+        attachments = JSON.parse(row.attachments_json) as SentDetail['attachments'];
+      } catch {
+        attachments = [];
+      }
+      return {
+        ...itemView(row, deliveries.get(row.id) ?? []),
+        html: row.html_body,
+        text: row.text_body,
+        attachments,
+      };
+    },
+
+    /** The signed message as it was sent (download), streamed from the database. */
+    async raw(auth: AuthContext, id: number): Promise<{ size: number; stream: () => Readable }> {
+      const row = await loadOne(auth, id);
+      return { size: row.size, stream: () => content(row.id) };
+    },
+
+    /** Deletes sent items; deliveries still queued for them are cancelled with them. */
+    async remove(auth: AuthContext, ids: number[]): Promise<number> {
+      const owned = (await scoped(auth).select('id').where('id', 'in', ids).execute()).map((row) => row.id);
+      if (owned.length === 0) {
+        throw ApiError.notFound(NOT_FOUND);
+      }
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('outbound_queue').where('sent_id', 'in', owned).execute();
+        await trx.deleteFrom('sent_message_chunks').where('sent_id', 'in', owned).execute();
+        await trx.deleteFrom('sent_messages').where('id', 'in', owned).execute();
+      });
+      return owned.length;
+    },
+
+    content,
+  };
+
+  function content(sentId: number): Readable {
+    return streamChunks(async (seq) => {
+      const row = await db
+        .selectFrom('sent_message_chunks')
+        .select('data')
+        .where('sent_id', '=', sentId)
+        .where('seq', '=', seq)
+        .executeTakeFirst();
+      return row?.data;
+    });
+  }
+}
+
+export type SendingService = ReturnType<typeof createSendingService>;

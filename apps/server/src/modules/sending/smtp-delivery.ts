@@ -1,0 +1,235 @@
+import type { Resolver } from 'node:dns/promises';
+import type { Readable } from 'node:stream';
+import SMTPConnection from 'nodemailer/lib/smtp-connection';
+import { hostAddresses, mailExchangers, RouteError } from './mx-route.js';
+
+/** What one delivery attempt came to. */
+export type AttemptOutcome =
+  | { kind: 'delivered'; response: string }
+  /** 4xx, no server reachable, DNS trouble: try again later */
+  | { kind: 'temporary'; error: string }
+  /** 5xx or a domain that cannot receive mail: give up now */
+  | { kind: 'permanent'; error: string };
+
+export interface RelayTarget {
+  host: string;
+  port: number;
+  secure: boolean;
+  user: string | null;
+  pass: string | null;
+}
+
+/** `smtp://` or `smtps://[user:pass@]host[:port]` (RELAY_URL or the relayUrl setting). */
+export function parseRelayUrl(text: string): RelayTarget {
+  const url = new URL(text);
+  const secure = url.protocol === 'smtps:';
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    // smtps is implicit TLS on 465 (RFC 8314 section 3.3); plain smtp relays usually listen on 25.
+    port: url.port ? Number(url.port) : secure ? 465 : 25,
+    secure,
+    user: url.username ? decodeURIComponent(url.username) : null,
+    pass: url.password ? decodeURIComponent(url.password) : null,
+  };
+}
+
+interface SmtpFailure {
+  code?: string;
+  responseCode?: number;
+  response?: string;
+  message: string;
+}
+
+/** Reply text without the line breaks of a multi-line answer, short enough to store and show. */
+function oneLine(text: string): string {
+  return text
+    .replace(/\s*\r?\n\s*/g, ' ')
+    .trim()
+    .slice(0, 1000);
+}
+
+function classify(error: SmtpFailure, where: string): AttemptOutcome {
+  const code = error.responseCode;
+  const answer = oneLine(error.response || error.message);
+  if (error.code === 'EAUTH') {
+    // The relay refused our credentials: the operator must fix the relay setting, the message is
+    // fine, so keep it queued rather than fail it.
+    return { kind: 'temporary', error: `中继服务器拒绝了登录凭据（${answer}），请管理员检查中继设置` };
+  }
+  // RFC 5321 section 4.2.1: 5yz is a permanent failure, 4yz a transient one.
+  if (code !== undefined && code >= 500 && code < 600) return { kind: 'permanent', error: answer };
+  if (code !== undefined && code >= 400 && code < 500) return { kind: 'temporary', error: answer };
+  return { kind: 'temporary', error: `${where}：${error.code ?? ''} ${oneLine(error.message)}`.trim() };
+}
+
+export interface Transaction {
+  from: string;
+  rcpt: string;
+  size: number;
+  /** opens a fresh stream of the message for each attempt */
+  open(): Readable;
+}
+
+interface ConnectTarget {
+  host: string;
+  port: number;
+  secure: boolean;
+  /** name for TLS (SNI and, for relays, certificate checking) */
+  servername: string;
+  /** check the certificate: yes for a relay we give credentials to, no for opportunistic MX TLS */
+  verify: boolean;
+  ignoreTLS?: boolean;
+  user?: string | null;
+  pass?: string | null;
+}
+
+/**
+ * One SMTP transaction over nodemailer's connection: EHLO, STARTTLS when offered (opportunistic,
+ * RFC 3207; nodemailer upgrades whenever the server advertises it), AUTH for relays, MAIL, RCPT,
+ * DATA. Resolves with the outcome; `connectFailed` says the server never answered a command, so
+ * the next address may be tried.
+ */
+function transact(
+  target: ConnectTarget,
+  heloName: string,
+  message: Transaction,
+  signal: AbortSignal,
+): Promise<{ outcome: AttemptOutcome; connectFailed: boolean }> {
+  return new Promise((resolve) => {
+    const connection = new SMTPConnection({
+      host: target.host,
+      port: target.port,
+      secure: target.secure,
+      name: heloName,
+      ignoreTLS: target.ignoreTLS ?? false,
+      tls: { servername: target.servername, rejectUnauthorized: target.verify },
+      connectionTimeout: 30_000,
+      greetingTimeout: 60_000,
+      // RFC 5321 section 4.5.3.2 lists minutes per command; 5 minutes covers the slow DATA answer.
+      socketTimeout: 5 * 60_000,
+      logger: false,
+    });
+    let settled = false;
+    let connected = false;
+    const finish = (outcome: AttemptOutcome) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', abort);
+      if (outcome.kind === 'delivered') connection.quit();
+      else connection.close();
+      resolve({ outcome, connectFailed: !connected });
+    };
+    const abort = () => finish({ kind: 'temporary', error: '投递因服务停止而中断' });
+    signal.addEventListener('abort', abort, { once: true });
+    connection.on('error', (error: SmtpFailure) => finish(classify(error, `连接 ${target.servername}`)));
+    connection.connect((error?: SmtpFailure) => {
+      if (error) return finish(classify(error, `连接 ${target.servername}`));
+      connected = true;
+      const send = () =>
+        connection.send(
+          { from: message.from, to: [message.rcpt], size: message.size },
+          message.open(),
+          (sendError, info) => {
+            if (sendError) return finish(classify(sendError as SmtpFailure, target.servername));
+            const rejected = info?.rejectedErrors?.[0];
+            if (rejected || !info || info.accepted.length === 0) {
+              return finish(
+                classify((rejected ?? { message: '收件人被拒绝' }) as SmtpFailure, target.servername),
+              );
+            }
+            finish({ kind: 'delivered', response: oneLine(info.response) });
+          },
+        );
+      if (target.user) {
+        connection.login({ user: target.user, pass: target.pass ?? '' }, (loginError) => {
+          if (loginError) finish(classify(loginError as SmtpFailure, target.servername));
+          else send();
+        });
+      } else {
+        send();
+      }
+    });
+  });
+}
+
+export interface RemoteDeliveryOptions {
+  resolver: Resolver;
+  /** port of MX hosts (OUTBOUND_PORT, 25 in production) */
+  mxPort: number;
+  heloName: string;
+  relay: RelayTarget | null;
+  signal: AbortSignal;
+}
+
+/**
+ * Delivers one message to one remote recipient: through the relay when one is configured,
+ * otherwise to the recipient domain's mail exchangers in order of preference, each of their
+ * addresses in turn, until one answers (RFC 5321 section 5.1).
+ */
+export async function deliverRemote(
+  message: Transaction,
+  options: RemoteDeliveryOptions,
+): Promise<AttemptOutcome> {
+  const { relay, signal, heloName } = options;
+  if (relay) {
+    const { outcome } = await transact(
+      {
+        host: relay.host,
+        port: relay.port,
+        secure: relay.secure,
+        servername: relay.host,
+        verify: true,
+        user: relay.user,
+        pass: relay.pass,
+      },
+      heloName,
+      message,
+      signal,
+    );
+    return outcome;
+  }
+
+  const domain = message.rcpt.slice(message.rcpt.lastIndexOf('@') + 1).toLowerCase();
+  let hosts: string[];
+  try {
+    hosts = await mailExchangers(options.resolver, domain);
+  } catch (error) {
+    if (error instanceof RouteError) {
+      return { kind: error.permanent ? 'permanent' : 'temporary', error: error.message };
+    }
+    throw error;
+  }
+  const problems: string[] = [];
+  for (const host of hosts) {
+    const addresses = await hostAddresses(options.resolver, host);
+    if (addresses.length === 0) problems.push(`${host} 没有 A/AAAA 记录`);
+    for (const address of addresses) {
+      if (signal.aborted) return { kind: 'temporary', error: '投递因服务停止而中断' };
+      const target: ConnectTarget = {
+        host: address,
+        port: options.mxPort,
+        secure: false,
+        servername: host,
+        verify: false,
+      };
+      let attempt = await transact(target, heloName, message, signal);
+      if (
+        attempt.outcome.kind === 'temporary' &&
+        /ETLS|TLS/i.test(attempt.outcome.error) &&
+        !signal.aborted
+      ) {
+        // Opportunistic TLS must not make delivery worse than plain text (RFC 7435 section 1.3):
+        // after a failed handshake, try the same server once more without STARTTLS.
+        attempt = await transact({ ...target, ignoreTLS: true }, heloName, message, signal);
+      }
+      if (!attempt.connectFailed) return attempt.outcome;
+      problems.push(
+        `${host}[${address}]：${attempt.outcome.kind === 'delivered' ? '' : attempt.outcome.error}`,
+      );
+    }
+  }
+  return {
+    kind: 'temporary',
+    error: `无法连接收件域名 ${domain} 的邮件服务器：${problems.join('；')}`.slice(0, 1000),
+  };
+}
