@@ -242,7 +242,7 @@ export function createInboundService(deps: {
       if (engine === 'postgres') await sql`set local synchronous_commit = on`.execute(trx);
       const rawId = await insertRawFromFile(trx, spool.path, spool.size, spool.sha256);
       const now = Date.now();
-      const snippet = (parsed.text ?? '').replace(/\s+/g, ' ').trim().slice(0, 200);
+      const snippet = snippetOf(parsed.text ?? '');
       const ids: number[] = [];
       for (const mailbox of mailboxes) {
         // The quota check and the accounting in one statement, so concurrent deliveries cannot both
@@ -296,3 +296,15 @@ export function createInboundService(deps: {
 }
 
 export type InboundService = ReturnType<typeof createInboundService>;
+
+/**
+ * The list preview: the first 200 characters of the text, without the bracketed link and image
+ * targets that mailparser's HTML-to-text conversion leaves in (`[http://…]`, `[cid:…]`).
+ */
+export function snippetOf(text: string): string {
+  return text
+    .replace(/\[(?:https?:|cid:|mailto:)[^\]\s]*\]/gi, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 200);
+}
