@@ -1,0 +1,64 @@
+import type { MailDetail } from '@youju/contract';
+import { describe, expect, it } from 'vitest';
+import { isEmailAddress, prefill } from './compose-prefill';
+
+const original: MailDetail = {
+  id: 7,
+  address: 'me@mine.test',
+  from: { name: '王五', address: 'wangwu@other.test' },
+  subject: '周报',
+  snippet: '',
+  receivedAt: '2026-01-02T03:04:05.000Z',
+  read: true,
+  starred: false,
+  spam: false,
+  hasAttachments: false,
+  size: 10,
+  to: [
+    { name: '', address: 'me@mine.test' },
+    { name: '赵六', address: 'zhaoliu@other.test' },
+  ],
+  cc: [{ name: '', address: 'Wangwu@other.test' }],
+  html: null,
+  text: '第一行\n<第二行>',
+  messageId: '<m1@other.test>',
+  attachments: [],
+};
+
+describe('compose prefill', () => {
+  it('answers the sender from the address the mail came in on, threaded and quoted', () => {
+    const values = prefill('reply', original, ['me@mine.test', 'alt@mine.test'], 'alt@mine.test');
+    expect(values).toMatchObject({
+      from: 'me@mine.test',
+      to: ['wangwu@other.test'],
+      cc: [],
+      subject: 'Re: 周报',
+      inReplyTo: '<m1@other.test>',
+    });
+    expect(values.html).toContain('第一行<br>&lt;第二行&gt;');
+    expect(prefill('reply', { ...original, subject: '回复：周报' }, [], 'x@y.test').subject).toBe(
+      '回复：周报',
+    );
+  });
+
+  it('answers everyone except ourselves and without duplicates', () => {
+    const values = prefill('replyAll', original, ['me@mine.test'], 'me@mine.test');
+    expect(values.to).toEqual(['wangwu@other.test']);
+    expect(values.cc).toEqual(['zhaoliu@other.test']);
+  });
+
+  it('forwards with the original header lines and no recipients', () => {
+    const values = prefill('forward', original, ['me@mine.test'], 'me@mine.test');
+    expect(values.to).toEqual([]);
+    expect(values.subject).toBe('Fwd: 周报');
+    expect(values.html).toContain('发件人：王五 &lt;wangwu@other.test&gt;');
+    expect(values.inReplyTo).toBeUndefined();
+  });
+
+  it('validates addresses as people type them', () => {
+    expect(isEmailAddress('zhang.san+tag@example.com')).toBe(true);
+    expect(isEmailAddress('张三@例子.中国')).toBe(true);
+    for (const bad of ['zhangsan', 'a@b', 'a b@c.com', 'a@@c.com', '<a@c.com>'])
+      expect(isEmailAddress(bad)).toBe(false);
+  });
+});

@@ -1,0 +1,101 @@
+import type { MailDetail } from '@youju/contract';
+
+export type ComposeMode = 'new' | 'reply' | 'replyAll' | 'forward';
+
+export interface ComposeValues {
+  from: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  subject: string;
+  /** starting HTML of the editor (the quoted original, if any) */
+  html: string;
+  inReplyTo?: string;
+}
+
+/**
+ * A practical check of an address as people type it: one @, a local part without spaces, a domain
+ * with a dot. The server checks again (format "email").
+ */
+export function isEmailAddress(value: string): boolean {
+  return /^[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:".]{2,}$/.test(value.trim());
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** "Re: " once, whatever the original already carried (Re/RE/回复). */
+function prefixed(prefix: 'Re' | 'Fwd', subject: string): string {
+  const pattern = prefix === 'Re' ? /^(re|回复)\s*[:：]\s*/i : /^(fwd?|转发)\s*[:：]\s*/i;
+  return pattern.test(subject) ? subject : `${prefix}: ${subject}`;
+}
+
+function personText(person: { name: string; address: string }): string {
+  return person.name ? `${person.name} <${person.address}>` : person.address;
+}
+
+function quotedText(original: MailDetail): string {
+  const text = original.text ?? '';
+  return escapeHtml(text).replace(/\r?\n/g, '<br>');
+}
+
+function formatDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString('zh-CN', { hour12: false });
+}
+
+/**
+ * The starting values of the compose drawer. Answers go to the original sender (reply) or to
+ * everyone on it except ourselves (reply all), thread by the original's Message-ID, and quote its
+ * text; a forward carries the original's header lines and text. `own` lists our addresses, so
+ * that we neither answer ourselves nor lose the address the mail came in on.
+ */
+export function prefill(
+  mode: ComposeMode,
+  original: MailDetail | undefined,
+  own: string[],
+  defaultFrom: string,
+): ComposeValues {
+  const empty: ComposeValues = { from: defaultFrom, to: [], cc: [], bcc: [], subject: '', html: '' };
+  if (mode === 'new' || !original) return empty;
+  const mine = new Set(own.map((address) => address.toLowerCase()));
+  const from = mine.has(original.address.toLowerCase()) ? original.address : defaultFrom;
+  const notMine = (address: string) =>
+    !mine.has(address.toLowerCase()) && address.toLowerCase() !== from.toLowerCase();
+  const unique = (list: string[]) => [...new Set(list.map((address) => address.toLowerCase()))];
+
+  if (mode === 'forward') {
+    const header = [
+      '---------- 转发的邮件 ----------',
+      `发件人：${escapeHtml(personText(original.from))}`,
+      `日期：${escapeHtml(formatDate(original.receivedAt))}`,
+      `主题：${escapeHtml(original.subject)}`,
+      `收件人：${escapeHtml(original.to.map(personText).join(', '))}`,
+    ].join('<br>');
+    return {
+      ...empty,
+      from,
+      subject: prefixed('Fwd', original.subject),
+      html: `<p><br></p><p>${header}</p><p>${quotedText(original)}</p>`,
+    };
+  }
+
+  const to = unique([original.from.address]).filter((address) => address && notMine(address));
+  const cc =
+    mode === 'replyAll'
+      ? unique([...original.to, ...original.cc].map((person) => person.address)).filter(
+          (address) => notMine(address) && !to.includes(address),
+        )
+      : [];
+  const quoteHead = `${escapeHtml(formatDate(original.receivedAt))}，${escapeHtml(personText(original.from))} 写道：`;
+  return {
+    from,
+    to: to.length > 0 ? to : [original.from.address],
+    cc,
+    bcc: [],
+    subject: prefixed('Re', original.subject),
+    html: `<p><br></p><p>${quoteHead}</p><blockquote style="margin:0 0 0 8px;padding-left:8px;border-left:2px solid #ccc">${quotedText(original)}</blockquote>`,
+    ...(original.messageId ? { inReplyTo: original.messageId } : {}),
+  };
+}
