@@ -1,9 +1,15 @@
 import { CloudServerOutlined, SafetyOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import type { RegEmailData } from '@youju/contract';
 import { Button, Card, Col, Row, Space, Typography } from 'antd';
-import { Link } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { DEFAULT_SITE_NAME } from '../../config/constants';
 import { paths } from '../../config/routes';
-import { useSessionStore } from '../../stores/session-store';
+import { TemporaryMailboxCard } from '../../features/temporary-mailbox/components/temporary-mailbox-card';
+import { formatTime } from '../../lib/dayjs';
+import { showSuccessMessage } from '../../lib/feedback';
+import { refreshVariables } from '../../lib/variables';
+import { saveToken, useSessionStore } from '../../stores/session-store';
 import { useSettingsStore } from '../../stores/settings-store';
 
 const highlights = [
@@ -24,11 +30,24 @@ const highlights = [
   },
 ];
 
-/** Home: what the service is, and the way in. */
+/** Home: what the service is, the one-click temporary mailbox, and the way in. */
 export function Component() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const settings = useSettingsStore((state) => state.settings);
   const loggedIn = useSessionStore((state) => state.token !== null);
   const siteName = settings.siteName || DEFAULT_SITE_NAME;
+  const defaultDomainId = typeof settings.defaultDomainId === 'number' ? settings.defaultDomainId : null;
+
+  // The temporary mailbox is a new session, entered exactly as a login is (see routes/auth.tsx).
+  const enterTemporaryMailbox = async (data: RegEmailData) => {
+    saveToken(data.token);
+    queryClient.clear();
+    await refreshVariables();
+    const expiry = data.expiresAt ? `，有效期至 ${formatTime(data.expiresAt)}` : '';
+    showSuccessMessage(`临时邮箱 ${data.email} 已就绪${expiry}`);
+    await navigate(`${paths.user}/inbox`);
+  };
 
   return (
     <Space orientation="vertical" size="large" style={{ width: '100%' }}>
@@ -48,6 +67,12 @@ export function Component() {
           </Button>
         </Link>
       </Card>
+      <TemporaryMailboxCard
+        registrationOpen={settings.registrationOpen}
+        defaultDomainId={defaultDomainId}
+        loggedIn={loggedIn}
+        onCreated={enterTemporaryMailbox}
+      />
       <Row gutter={[16, 16]}>
         {highlights.map((item) => (
           <Col key={item.title} xs={24} md={8}>

@@ -1,0 +1,314 @@
+import iconv from 'iconv-lite';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, ok, uniqueName } from './support/api';
+import { apiLogin, latinWords, launchBrowser, loginThroughForm, newPage } from './support/browser';
+import { type RunningServer, startServer } from './support/server';
+import { freePort, type RecordingServer, sendSmtp, startRecordingServer } from './support/smtp';
+
+/** A MIME message as bytes: headers in UTF-8 (RFC 6532), `body` already in the charset its headers name. */
+function message(headers: Record<string, string>, body: Buffer | string): Buffer {
+  const head = Object.entries({
+    'Message-ID': `<${uniqueName('m')}@e2e.test>`,
+    Date: new Date().toUTCString(),
+    'MIME-Version': '1.0',
+    ...headers,
+  })
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\r\n');
+  return Buffer.concat([Buffer.from(`${head}\r\n\r\n`), Buffer.isBuffer(body) ? body : Buffer.from(body)]);
+}
+
+describe('inbox, temporary mailbox and content filters in the browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let adminToken: string;
+  let smtpPort: number;
+  let domain: string;
+  let remote: RecordingServer;
+
+  beforeAll(async () => {
+    smtpPort = await freePort();
+    server = await startServer({ env: { SMTP_PORT: String(smtpPort) } });
+    browser = await launchBrowser();
+    remote = await startRecordingServer();
+    adminToken = await apiLogin(server.baseUrl, server.adminUser, server.adminPassword);
+    domain = `${uniqueName('mail')}.test`;
+    ok(
+      await apiAs(server.baseUrl, adminToken).post('/user/addDomain', {
+        name: domain,
+        publicRegistration: true,
+      }),
+    );
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await remote?.close();
+    await server?.stop();
+  });
+
+  async function newAddress(): Promise<string> {
+    const domains = ok(
+      await apiAs(server.baseUrl, adminToken).get<{ id: number; name: string }[]>('/user/getDomains'),
+    );
+    const domainId = domains.find((item) => item.name === domain)?.id;
+    const created = ok(
+      await apiAs(server.baseUrl, adminToken).post<{ address: string }>('/user/createEmail', {
+        domainId,
+        localPart: uniqueName('box'),
+      }),
+    );
+    return created.address;
+  }
+
+  async function deliver(to: string, raw: Buffer): Promise<void> {
+    const reply = await sendSmtp(smtpPort, 'sender@e2e.test', to, raw);
+    expect(reply).toMatch(/^250/);
+  }
+
+  /** Logs in as the administrator and shows one address's mail. */
+  async function openInbox(address: string): Promise<Page> {
+    const { page } = await newPage(browser);
+    await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
+    await page.getByLabel('邮箱地址').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: address }).click();
+    return page;
+  }
+
+  it('shows a message sent over SMTP in the open inbox without reload, and reads it', async () => {
+    const address = await newAddress();
+    const page = await openInbox(address);
+    await page.getByText('暂无邮件').waitFor();
+    await page.evaluate(() => {
+      (window as unknown as { stayed: boolean }).stayed = true;
+    });
+
+    const subject = `实时到达 ${uniqueName('s')}`;
+    await deliver(
+      address,
+      message(
+        {
+          From: '=?UTF-8?B?5byg5LiJ?= <zhangsan@e2e.test>',
+          To: address,
+          Subject: `=?UTF-8?B?${Buffer.from(subject).toString('base64')}?=`,
+          'Content-Type': 'text/plain; charset=UTF-8',
+          'Content-Transfer-Encoding': '8bit',
+        },
+        '这是一封纯文本邮件。\n第二行。',
+      ),
+    );
+    const item = page.getByTestId('message-item').filter({ hasText: subject });
+    await item.waitFor({ timeout: 10_000 });
+    expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+    expect(await item.getAttribute('data-unread')).toBe('true');
+
+    await item.click();
+    await page.getByTestId('reader-subject').filter({ hasText: subject }).waitFor();
+    expect(await page.getByTestId('reader-from').textContent()).toBe('张三 <zhangsan@e2e.test>');
+    expect(await page.getByTestId('mail-text').textContent()).toContain('第二行。');
+    expect(await page.getByTestId('reader-time').textContent()).toMatch(
+      /^\d{4}年\d{1,2}月\d{1,2}日 星期. \d{2}:\d{2}$/,
+    );
+    await expect.poll(() => item.getAttribute('data-unread')).toBe('false');
+    expect(await latinWords(page, [address, subject, 'zhangsan@e2e.test', 'admin', 'Youju'])).toEqual([]);
+
+    await page.getByRole('button', { name: /标为未读/ }).click();
+    await expect.poll(() => item.getAttribute('data-unread')).toBe('true');
+    await page
+      .getByRole('button', { name: /^加星标$/ })
+      .first()
+      .click();
+    await page
+      .getByRole('button', { name: /取消星标/ })
+      .first()
+      .waitFor();
+    await page.getByText('星标', { exact: true }).click();
+    await item.waitFor();
+
+    await page
+      .getByTestId('message-reader')
+      .getByRole('button', { name: /删\s*除/ })
+      .click();
+    await page
+      .locator('.ant-popconfirm')
+      .getByRole('button', { name: /删\s*除/ })
+      .click();
+    await item.waitFor({ state: 'detached' });
+    await page.context().close();
+  });
+
+  it('runs nothing and loads nothing from a hostile HTML message until images are allowed', async () => {
+    const address = await newAddress();
+    const page = await openInbox(address);
+    const title = await page.title();
+    const origin = remote.origin;
+    const html = [
+      '<html><head><script>fetch("ORIGIN/head-script")</script></head>',
+      '<body onload="fetch(\'ORIGIN/onload\')">',
+      '<p>恶意邮件正文</p>',
+      '<script>window.parent.document.title = "pwned"; fetch("ORIGIN/script");</script>',
+      '<img src="ORIGIN/remote.png" alt="远程图片">',
+      '<img src="x" onerror="fetch(\'ORIGIN/onerror\')">',
+      '<a id="js-link" href="javascript:fetch(\'ORIGIN/javascript\')">点我</a>',
+      '<div style="background-image:url(ORIGIN/css.png)">样式</div>',
+      '<svg onload="fetch(\'ORIGIN/svg\')"></svg>',
+      '<iframe src="ORIGIN/iframe"></iframe>',
+      '</body></html>',
+    ]
+      .join('\n')
+      .replaceAll('ORIGIN', origin);
+    const subject = `危险内容 ${uniqueName('h')}`;
+    await deliver(
+      address,
+      message(
+        {
+          From: 'attacker@e2e.test',
+          To: address,
+          Subject: subject,
+          'Content-Type': 'text/html; charset=UTF-8',
+          'Content-Transfer-Encoding': '8bit',
+        },
+        html,
+      ),
+    );
+    await page.getByTestId('message-item').filter({ hasText: subject }).click();
+    const frame = page.getByTestId('mail-frame');
+    await frame.waitFor();
+    expect(await frame.getAttribute('sandbox')).toBe('allow-popups allow-popups-to-escape-sandbox');
+    const srcdoc = (await frame.getAttribute('srcdoc')) ?? '';
+    expect(srcdoc).toContain("default-src 'none'");
+    expect(srcdoc).not.toMatch(/<script|onload|onerror|javascript:/i);
+    const body = page.frameLocator('[data-testid="mail-frame"]');
+    await body.getByText('恶意邮件正文').waitFor();
+    await body.getByText('点我').click();
+    await page.waitForTimeout(1_500);
+    expect(remote.requests).toEqual([]);
+    expect(await page.title()).toBe(title);
+
+    await page.getByRole('button', { name: '显示图片' }).click();
+    await expect.poll(() => remote.requests, { timeout: 10_000 }).toContain('/remote.png');
+    await page.waitForTimeout(500);
+    expect(remote.requests.filter((path) => path !== '/remote.png')).toEqual([]);
+    expect(await page.title()).toBe(title);
+    await page.context().close();
+  });
+
+  it('shows a GBK subject and a GB18030 body right, and the raw source', async () => {
+    const address = await newAddress();
+    const page = await openInbox(address);
+    const subject = `中文主题：邮局测试 ${uniqueName('g')}`;
+    const text = '你好，世界！这是 GB18030 编码的正文，含扩展字符𠮷。';
+    await deliver(
+      address,
+      message(
+        {
+          From: `=?GBK?B?${iconv.encode('李四', 'gbk').toString('base64')}?= <lisi@e2e.test>`,
+          To: address,
+          Subject: `=?GBK?B?${iconv.encode(subject, 'gbk').toString('base64')}?=`,
+          'Content-Type': 'text/plain; charset=GB18030',
+          'Content-Transfer-Encoding': '8bit',
+        },
+        iconv.encode(text, 'gb18030'),
+      ),
+    );
+    const item = page.getByTestId('message-item').filter({ hasText: subject });
+    await item.waitFor({ timeout: 10_000 });
+    await item.click();
+    await page.getByTestId('reader-subject').filter({ hasText: subject }).waitFor();
+    expect(await page.getByTestId('reader-from').textContent()).toBe('李四 <lisi@e2e.test>');
+    expect((await page.getByTestId('mail-text').textContent())?.trimEnd()).toBe(text);
+
+    await page.getByRole('button', { name: /查看原文/ }).click();
+    const raw = page.getByTestId('raw-source');
+    await raw.waitFor();
+    expect(await raw.textContent()).toContain('Subject: =?GBK?B?');
+    await page.context().close();
+  });
+
+  it('gives a temporary mailbox in one click on /home, which receives mail live', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/home`);
+    await page.getByRole('button', { name: /一键获取临时邮箱/ }).click();
+    await page.waitForURL(`${server.baseUrl}/user/inbox`);
+    const own = page.getByTestId('own-address');
+    await own.waitFor();
+    const address = ((await own.textContent()) ?? '').trim();
+    expect(address).toMatch(new RegExp(`^[^@\\s]+@${domain.replaceAll('.', '\\.')}$`));
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+    await page.getByText('暂无邮件').waitFor();
+
+    const subject = `验证码 ${uniqueName('c')}`;
+    await deliver(
+      address,
+      message(
+        {
+          From: 'service@e2e.test',
+          To: address,
+          Subject: subject,
+          'Content-Type': 'text/plain; charset=UTF-8',
+        },
+        '你的验证码是 123456',
+      ),
+    );
+    await page.getByTestId('message-item').filter({ hasText: subject }).waitFor({ timeout: 10_000 });
+    await context.close();
+  });
+
+  it('adds and deletes a content filter through the screen, with a bad pattern refused in Chinese', async () => {
+    const { context, page } = await newPage(browser);
+    await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
+    await page
+      .locator('.ant-layout-sider')
+      .getByRole('menuitem', { name: /内容过滤/ })
+      .click();
+    await page.waitForURL(`${server.baseUrl}/user/contentFilter`);
+    await page.getByText('还没有过滤规则').waitFor();
+
+    await page.getByRole('button', { name: /添加规则/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('匹配方式').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: '正则表达式' }).click();
+    await dialog.getByLabel('正则表达式').fill('(未闭合');
+    await dialog.getByLabel('处理方式').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: '拒收' }).click();
+    await dialog.getByText('拒收：收信时直接退回').waitFor();
+    await dialog.getByRole('button', { name: /添\s*加/ }).click();
+    const error = page.getByTestId('filter-error');
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(/[\u4e00-\u9fa5]/);
+
+    const pattern = `^推广${uniqueName('p')}`;
+    await dialog.getByLabel('正则表达式').fill(pattern);
+    await dialog.getByRole('button', { name: /添\s*加/ }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const row = page.locator('.ant-table-row').filter({ hasText: pattern });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('拒收');
+
+    // The rule works: a matching message is refused over SMTP.
+    const address = await newAddress();
+    const refused = await sendSmtp(
+      smtpPort,
+      'ads@e2e.test',
+      address,
+      message(
+        {
+          From: 'ads@e2e.test',
+          To: address,
+          Subject: `=?UTF-8?B?${Buffer.from(`${pattern.slice(1)}大促`).toString('base64')}?=`,
+        },
+        '广告',
+      ),
+    );
+    expect(refused).toMatch(/^550/);
+
+    await row.getByRole('button', { name: /删\s*除/ }).click();
+    await page
+      .locator('.ant-popconfirm')
+      .getByRole('button', { name: /删\s*除/ })
+      .click();
+    await row.waitFor({ state: 'detached' });
+    await page.getByText('还没有过滤规则').waitFor();
+    await context.close();
+  });
+});

@@ -1,0 +1,90 @@
+import { ThunderboltOutlined } from '@ant-design/icons';
+import type { RegEmailData } from '@youju/contract';
+import { Alert, Button, Card, Popconfirm, Select, Space, Typography } from 'antd';
+import { type ReactNode, useState } from 'react';
+import { useCreateTemporaryMailbox } from '../api/create-temporary-mailbox';
+import { useOpenDomains } from '../api/get-open-domains';
+
+interface TemporaryMailboxCardProps {
+  /** getVar's registrationOpen; undefined while unknown */
+  registrationOpen: boolean | undefined;
+  /** the site's default domain, when the settings name one */
+  defaultDomainId?: number | null;
+  /** someone is logged in here: a new mailbox replaces that session */
+  loggedIn: boolean;
+  onCreated: (data: RegEmailData) => Promise<void>;
+}
+
+/** 一键获取临时邮箱: a random address on an open domain, no password, straight into its inbox. */
+export function TemporaryMailboxCard({
+  registrationOpen,
+  defaultDomainId,
+  loggedIn,
+  onCreated,
+}: TemporaryMailboxCardProps) {
+  const domains = useOpenDomains(registrationOpen !== false);
+  const [chosen, setChosen] = useState<number | null>(null);
+  const create = useCreateTemporaryMailbox(onCreated);
+  const list = domains.data ?? [];
+  const fallback = list.find((domain) => domain.id === defaultDomainId) ?? list[0];
+  const domainId = list.some((domain) => domain.id === chosen) ? chosen : (fallback?.id ?? null);
+
+  let body: ReactNode;
+  if (registrationOpen === false) {
+    body = <Alert type="info" showIcon title="本站当前未开放注册，暂时无法获取临时邮箱" />;
+  } else if (domains.isError) {
+    body = <Alert type="error" showIcon title="读取可用域名失败" description={domains.error.message} />;
+  } else if (domains.isSuccess && list.length === 0) {
+    body = <Alert type="info" showIcon title="暂无开放注册的域名，暂时无法获取临时邮箱" />;
+  } else {
+    const button = (
+      <Button
+        type="primary"
+        size="large"
+        icon={<ThunderboltOutlined />}
+        loading={create.isPending || domains.isPending}
+        disabled={domainId === null}
+        onClick={loggedIn || domainId === null ? undefined : () => create.mutate(domainId)}
+      >
+        一键获取临时邮箱
+      </Button>
+    );
+    body = (
+      <Space wrap size="middle">
+        {loggedIn && domainId !== null ? (
+          <Popconfirm
+            title="获取新的临时邮箱？"
+            description="这会退出当前登录；没有设置密码的临时邮箱退出后无法再次进入。"
+            okText="继续"
+            cancelText="取消"
+            onConfirm={() => create.mutate(domainId)}
+          >
+            {button}
+          </Popconfirm>
+        ) : (
+          button
+        )}
+        {list.length > 1 ? (
+          <Select
+            aria-label="临时邮箱域名"
+            value={domainId ?? undefined}
+            onChange={setChosen}
+            style={{ minWidth: 200 }}
+            options={list.map((domain) => ({ value: domain.id, label: `@${domain.name}` }))}
+          />
+        ) : fallback ? (
+          <Typography.Text type="secondary">@{fallback.name}</Typography.Text>
+        ) : null}
+      </Space>
+    );
+  }
+
+  return (
+    <Card title="临时邮箱">
+      <Typography.Paragraph type="secondary">
+        无需注册和密码，点一下得到一个随机地址，收信实时显示，适合接收验证码。临时邮箱只保存在本浏览器中，到期后自动删除。
+      </Typography.Paragraph>
+      {body}
+    </Card>
+  );
+}
