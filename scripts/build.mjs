@@ -41,6 +41,17 @@ function stamp() {
   return createHash('sha256').update(entries.join('\n')).digest('hex');
 }
 
+/**
+ * What /user/version shows about the build: the commit and the time. Without git (a release
+ * tarball) the commit is null and the server says so.
+ */
+function writeBuildInfo() {
+  const git = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' });
+  const commit = git.status === 0 ? git.stdout.trim() : null;
+  const info = { commit, date: new Date().toISOString() };
+  writeFileSync(join(root, 'apps/server/dist/build-info.json'), `${JSON.stringify(info, null, 2)}\n`);
+}
+
 const stampFile = join(root, 'apps/web/dist/.build-stamp');
 const current = stamp();
 const upToDate =
@@ -61,6 +72,7 @@ if (upToDate) {
   };
   console.log('构建服务端（tsc -b）…');
   run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.json']);
+  writeBuildInfo();
   console.log('构建网页客户端（vite build）…');
   run(
     process.execPath,

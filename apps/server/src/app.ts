@@ -22,6 +22,15 @@ import { installAuthentication } from './plugins/authentication.js';
 import { installErrorHandling } from './plugins/error-handling.js';
 import { installValidators } from './plugins/validation.js';
 import { installWebClient } from './plugins/web-client.js';
+import { apiKeyRoutes } from './modules/api-keys/api-key-routes.js';
+import { dashboardRoutes } from './modules/dashboard/dashboard-routes.js';
+import { firewallRoutes } from './modules/firewall/firewall-routes.js';
+import { installFirewallGuard } from './modules/firewall/http-guard.js';
+import { openRoutes } from './modules/open-api/open-routes.js';
+import { securityRoutes } from './modules/security/security-routes.js';
+import { settingsRoutes } from './modules/settings/settings-routes.js';
+import { versionRoutes } from './modules/version/version-routes.js';
+import { installOpenApi } from './plugins/openapi.js';
 import { createServices, type Services } from './services.js';
 
 declare module 'fastify' {
@@ -89,12 +98,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installValidators(app);
   installErrorHandling(app);
   installAuthentication(app);
+  // A blacklisted address is refused before any route runs (issue 7).
+  installFirewallGuard(app);
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'same-origin');
     return payload;
   });
 
+  // Before the routes, so that it sees them all (it documents only the open API).
+  await installOpenApi(app);
   await app.register(variablesRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api' });
   await app.register(storeDomainRoutes, { prefix: '/api' });
@@ -112,6 +125,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(emailAccountRoutes, { prefix: '/api/user' });
   await app.register(cardRoutes, { prefix: '/api/user' });
   await app.register(orderRoutes, { prefix: '/api/user' });
+  await app.register(settingsRoutes, { prefix: '/api/user' });
+  await app.register(versionRoutes, { prefix: '/api/user' });
+  await app.register(securityRoutes, { prefix: '/api/user' });
+  await app.register(apiKeyRoutes, { prefix: '/api/user' });
+  await app.register(dashboardRoutes, { prefix: '/api/user' });
+  await app.register(firewallRoutes, { prefix: '/api/waf' });
+  await app.register(openRoutes, { prefix: '/api/open' });
   await installWebClient(app, config.webRoot);
 
   await app.services.auth.bootstrap();

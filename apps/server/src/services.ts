@@ -17,6 +17,14 @@ import { createMailEvents } from './modules/mail/mail-events.js';
 import { createMailService } from './modules/mail/mail-service.js';
 import { createOrderService } from './modules/orders/order-service.js';
 import { createPaySettingsStore } from './modules/payments/payment-settings.js';
+import { createApiKeyService } from './modules/api-keys/api-key-service.js';
+import { createDashboardService } from './modules/dashboard/dashboard-service.js';
+import { createBlacklistService } from './modules/firewall/blacklist-service.js';
+import { createOpenApiService } from './modules/open-api/open-api-service.js';
+import { createSecurityService } from './modules/security/security-service.js';
+import { createPersonalSettingsService } from './modules/settings/personal-settings.js';
+import { createSettingsEditor } from './modules/settings/settings-editor.js';
+import { createVersionService } from './modules/version/version-service.js';
 import { createSendingModule } from './modules/sending/sending-module.js';
 import { createSessionService } from './modules/sessions/session-service.js';
 import { createSettingsService } from './modules/settings/settings-service.js';
@@ -55,6 +63,7 @@ export function createServices(
   const dkim = createDkimService(db, domains);
   const paySettings = createPaySettingsStore(db);
   const sending = createSendingModule({ db, engine, config, settings, dkim, inbound, log });
+  const security = createSecurityService(db);
   return {
     engine,
     sessions,
@@ -64,7 +73,7 @@ export function createServices(
     mailEvents,
     inbound,
     mail,
-    auth: createAuthService({ db, config, sessions, settings, log }),
+    auth: createAuthService({ db, config, sessions, settings, log, firewall, history: security }),
     systemAccounts: createSystemAccountService(db, sessions),
     domains,
     dkim,
@@ -79,6 +88,19 @@ export function createServices(
     paySettings,
     orders: createOrderService({ db, settings, paySettings }),
     ...sending,
+    // Running the service (issue 7)
+    security,
+    settingsEditor: createSettingsEditor({
+      db,
+      settings,
+      personal: createPersonalSettingsService(db),
+      payments: paySettings,
+    }),
+    version: createVersionService(engine),
+    blacklist: createBlacklistService(firewall),
+    apiKeys: createApiKeyService(db),
+    openApi: createOpenApiService({ db, mail, mailEvents, settings }),
+    dashboard: createDashboardService(db),
   };
 }
 

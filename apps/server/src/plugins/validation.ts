@@ -44,7 +44,8 @@ export function validationMessage(errors: ErrorObject[], part: string | undefine
   const error = errors[0];
   if (!error) return '请求参数有误';
   const path = error.instancePath.split('/').filter(Boolean);
-  const field = path.find((segment) => !/^\d+$/.test(segment)) ?? '';
+  // The innermost named property: `system/siteName` names siteName, `ids/3` names ids.
+  const field = path.findLast((segment) => !/^\d+$/.test(segment)) ?? '';
   const params = error.params as Record<string, unknown>;
   const describe = (name: string) => label(name, error.parentSchema);
   switch (error.keyword) {

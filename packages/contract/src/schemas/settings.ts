@@ -9,7 +9,9 @@ export const SystemSettings = Type.Object({
   announcement: Type.String({ maxLength: 2000, description: '公告' }),
   registrationOpen: Type.Boolean({ description: '开放注册' }),
   storeOpen: Type.Boolean({ description: '开放商店' }),
-  defaultDomainId: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: '默认域名' }),
+  defaultDomainId: Type.Union([Type.Integer({ minimum: 1, description: '默认域名' }), Type.Null()], {
+    description: '默认域名',
+  }),
   retentionDays: Type.Integer({ minimum: 1, maximum: 3650, description: '邮件保留天数' }),
   maxMessageBytes: Type.Integer({
     minimum: 1024,
@@ -18,6 +20,21 @@ export const SystemSettings = Type.Object({
   }),
   temporaryMailboxHours: Type.Integer({ minimum: 1, maximum: 24 * 365, description: '临时邮箱有效时长' }),
   defaultQuotaBytes: Type.Integer({ minimum: 0, maximum: 1024 ** 4, description: '默认邮箱容量' }),
+  /** `smtp://` or `smtps://[user:pass@]host:port`; empty = deliver straight to the recipient's MX */
+  relayUrl: Type.String({ maxLength: 500, description: '外发中继地址' }),
+  /** messages one account may send per hour / per day; 0 = no limit */
+  sendLimitPerHour: Type.Integer({ minimum: 0, maximum: 1_000_000, description: '每小时发信上限' }),
+  sendLimitPerDay: Type.Integer({ minimum: 0, maximum: 10_000_000, description: '每天发信上限' }),
+  /** login throttling (PRODUCT.md "Auth"): failures allowed per window, and the automatic ban */
+  loginMaxFailuresPerIp: Type.Integer({ minimum: 1, maximum: 10_000, description: '单个 IP 登录失败上限' }),
+  loginMaxFailuresPerAccount: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    description: '单个账号登录失败上限',
+  }),
+  loginWindowMinutes: Type.Integer({ minimum: 1, maximum: 1440, description: '登录失败统计时长（分钟）' }),
+  /** 0 = never ban automatically, only refuse with 429 */
+  loginBanMinutes: Type.Integer({ minimum: 0, maximum: 525_600, description: '自动封禁时长（分钟）' }),
 });
 export type SystemSettings = Static<typeof SystemSettings>;
 
@@ -31,4 +48,11 @@ export const DEFAULT_SYSTEM_SETTINGS: SystemSettings = {
   maxMessageBytes: 25 * 1024 * 1024,
   temporaryMailboxHours: 24,
   defaultQuotaBytes: 1024 * 1024 * 1024,
+  relayUrl: '',
+  sendLimitPerHour: 100,
+  sendLimitPerDay: 1000,
+  loginMaxFailuresPerIp: 20,
+  loginMaxFailuresPerAccount: 5,
+  loginWindowMinutes: 15,
+  loginBanMinutes: 60,
 };

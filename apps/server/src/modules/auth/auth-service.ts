@@ -17,6 +17,8 @@ import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { createRateLimiter } from '../../lib/rate-limiter.js';
 import { HOUR, toIso } from '../../lib/time.js';
 import { randomLocalPart } from '../../lib/tokens.js';
+import type { FirewallService } from '../firewall/firewall-service.js';
+import type { LoginAttempt } from '../security/security-service.js';
 import type { AuthContext, ClientInfo, SessionService } from '../sessions/session-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import { createLoginThrottle } from './login-throttle.js';
@@ -38,9 +40,34 @@ export function createAuthService(deps: {
   sessions: SessionService;
   settings: SettingsService;
   log: Logger;
+  /** automatic bans of abusive IPs (issue 7) */
+  firewall?: FirewallService;
+  /** the login history of /user/safe (issue 7) */
+  history?: { recordLogin(attempt: LoginAttempt): Promise<void> };
 }) {
-  const { db, config, sessions, settings, log } = deps;
-  const throttle = createLoginThrottle();
+  const { db, config, sessions, settings, log, firewall, history } = deps;
+  const throttle = createLoginThrottle({
+    limits: async () => {
+      const current = await settings.get();
+      return {
+        maxPerIp: current.loginMaxFailuresPerIp,
+        maxPerAccount: current.loginMaxFailuresPerAccount,
+        windowMinutes: current.loginWindowMinutes,
+        banMinutes: current.loginBanMinutes,
+      };
+    },
+    ban: firewall ? (ip, reason, minutes) => firewall.ban(ip, reason, minutes, 'login') : undefined,
+  });
+  const record = (attempt: LoginAttempt) => history?.recordLogin(attempt);
+  /** The throttle's check, with a refused attempt written to the history too. */
+  async function checkThrottle(attempt: Omit<LoginAttempt, 'success'>, key: string): Promise<void> {
+    try {
+      await throttle.check(attempt.client.ip, key);
+    } catch (error) {
+      await record({ ...attempt, success: false, reason: '失败次数过多，已被限制' });
+      throw error;
+    }
+  }
   const registrations = createRateLimiter(HOUR);
 
   async function adminExists(): Promise<boolean> {
@@ -90,9 +117,9 @@ export function createAuthService(deps: {
 
     async startAuth(input: StartAuthBody, client: ClientInfo): Promise<StartAuthData> {
       if (await adminExists()) throw ApiError.conflict('系统已经初始化，请直接登录');
-      throttle.check(client.ip, 'setup');
+      await throttle.check(client.ip, 'setup');
       if (!(await matchesSetupToken(config.dataDir, input.setupToken))) {
-        throttle.failed(client.ip, 'setup');
+        await throttle.failed(client.ip, 'setup');
         throw ApiError.forbidden('初始化令牌不正确：请查看服务器日志或数据目录下的 setup-token 文件');
       }
       // Two racing set-ups: the unique username and the second adminExists check keep one winner.
@@ -104,19 +131,33 @@ export function createAuthService(deps: {
 
     async login(input: LoginBody, client: ClientInfo): Promise<LoginData> {
       const username = input.username.trim();
-      throttle.check(client.ip, `system:${username}`);
+      await checkThrottle(
+        { kind: 'system', subjectId: null, identifier: username, client },
+        `system:${username}`,
+      );
       const account = await db
         .selectFrom('system_accounts')
         .selectAll()
         .where('username', '=', username)
         .executeTakeFirst();
       const valid = await verifyPassword(input.password, account?.password_hash ?? null);
+      const attempt = {
+        kind: 'system' as const,
+        subjectId: account?.id ?? null,
+        identifier: username,
+        client,
+      };
       if (!account || !valid) {
-        throttle.failed(client.ip, `system:${username}`);
+        await record({ ...attempt, success: false, reason: account ? '密码错误' : '账号不存在' });
+        await throttle.failed(client.ip, `system:${username}`);
         throw ApiError.badRequest(WRONG_CREDENTIALS);
       }
-      if (account.enabled !== 1) throw ApiError.forbidden('该账号已被停用，请联系管理员');
+      if (account.enabled !== 1) {
+        await record({ ...attempt, success: false, reason: '账号已停用' });
+        throw ApiError.forbidden('该账号已被停用，请联系管理员');
+      }
       throttle.succeeded(`system:${username}`);
+      await record({ ...attempt, success: true });
       await db
         .updateTable('system_accounts')
         .set({ last_login_at: Date.now() })
@@ -128,7 +169,10 @@ export function createAuthService(deps: {
 
     async loginEmail(input: LoginEmailBody, client: ClientInfo): Promise<LoginEmailData> {
       const address = input.email.trim().toLowerCase();
-      throttle.check(client.ip, `mailbox:${address}`);
+      await checkThrottle(
+        { kind: 'mailbox', subjectId: null, identifier: address, client },
+        `mailbox:${address}`,
+      );
       const mailbox = await db
         .selectFrom('mailboxes')
         .selectAll()
@@ -136,15 +180,27 @@ export function createAuthService(deps: {
         .where('kind', '=', 'account')
         .executeTakeFirst();
       const valid = await verifyPassword(input.password, mailbox?.password_hash ?? null);
+      const attempt = {
+        kind: 'mailbox' as const,
+        subjectId: mailbox?.id ?? null,
+        identifier: address,
+        client,
+      };
       if (!mailbox || !valid) {
-        throttle.failed(client.ip, `mailbox:${address}`);
+        await record({ ...attempt, success: false, reason: mailbox ? '密码错误' : '邮箱不存在' });
+        await throttle.failed(client.ip, `mailbox:${address}`);
         throw ApiError.badRequest(WRONG_MAILBOX_CREDENTIALS);
       }
-      if (mailbox.enabled !== 1) throw ApiError.forbidden('该邮箱已被停用，请联系管理员');
+      if (mailbox.enabled !== 1) {
+        await record({ ...attempt, success: false, reason: '邮箱已停用' });
+        throw ApiError.forbidden('该邮箱已被停用，请联系管理员');
+      }
       if (mailbox.expires_at !== null && mailbox.expires_at <= Date.now()) {
+        await record({ ...attempt, success: false, reason: '邮箱已过期' });
         throw ApiError.forbidden('该邮箱已过期，请续期后再登录');
       }
       throttle.succeeded(`mailbox:${address}`);
+      await record({ ...attempt, success: true });
       const token = await sessions.issue('mailbox', mailbox.id, client);
       return { token, email: mailbox.address };
     },
@@ -220,7 +276,7 @@ export function createAuthService(deps: {
       client: ClientInfo,
     ): Promise<{ token: string }> {
       const throttleKey = `change:${auth.role}:${auth.accountId ?? auth.mailboxId}`;
-      throttle.check(client.ip, throttleKey);
+      await throttle.check(client.ip, throttleKey);
       if (auth.role === 'mailbox') {
         const mailbox = await db
           .selectFrom('mailboxes')
@@ -231,7 +287,7 @@ export function createAuthService(deps: {
           throw ApiError.badRequest('临时邮箱没有密码，无法修改密码');
         }
         if (!(await verifyPassword(input.oldPassword, mailbox.password_hash))) {
-          throttle.failed(client.ip, throttleKey);
+          await throttle.failed(client.ip, throttleKey);
           throw ApiError.badRequest('原密码不正确');
         }
         await db
@@ -248,7 +304,7 @@ export function createAuthService(deps: {
         .where('id', '=', auth.accountId ?? -1)
         .executeTakeFirstOrThrow();
       if (!(await verifyPassword(input.oldPassword, account.password_hash))) {
-        throttle.failed(client.ip, throttleKey);
+        await throttle.failed(client.ip, throttleKey);
         throw ApiError.badRequest('原密码不正确');
       }
       await db

@@ -1,35 +1,78 @@
 import { ApiError } from '../../lib/api-error.js';
-import { createRateLimiter } from '../../lib/rate-limiter.js';
+import { createRateLimiter, type RateLimiter } from '../../lib/rate-limiter.js';
 
-const WINDOW_MS = 15 * 60_000;
-/** Failed attempts allowed per window from one IP, and against one account. */
-const MAX_PER_IP = 20;
-const MAX_PER_ACCOUNT = 5;
+/** The throttling settings (system settings `login*`, editable without restart). */
+export interface ThrottleLimits {
+  maxPerIp: number;
+  maxPerAccount: number;
+  windowMinutes: number;
+  /** 0 = never ban automatically */
+  banMinutes: number;
+}
+
+export const DEFAULT_THROTTLE_LIMITS: ThrottleLimits = {
+  maxPerIp: 20,
+  maxPerAccount: 5,
+  windowMinutes: 15,
+  banMinutes: 60,
+};
+
+export interface ThrottleOptions {
+  /** read on every check, so that a change of the settings applies at once */
+  limits?: () => Promise<ThrottleLimits>;
+  /** puts an address on the blacklist (modules/firewall) */
+  ban?: (ip: string, reason: string, minutes: number) => Promise<void>;
+}
 
 /**
  * Throttles failed logins per IP and per account (PRODUCT.md "Auth"). Only failures count, so a
- * person who types the password right is never slowed down by others' mistakes on their IP.
+ * person who types the password right is never slowed down by others' mistakes on their IP. When
+ * one IP reaches its limit it is also put on the blacklist for `banMinutes`: "repeated abuse puts
+ * the IP on the blacklist for a while".
  */
-export function createLoginThrottle() {
-  const byIp = createRateLimiter(WINDOW_MS);
-  const byAccount = createRateLimiter(WINDOW_MS);
-  const minutes = WINDOW_MS / 60_000;
+export function createLoginThrottle(options: ThrottleOptions = {}) {
+  let windowMinutes = 0;
+  let byIp: RateLimiter = createRateLimiter(1);
+  let byAccount: RateLimiter = createRateLimiter(1);
+
+  async function current(): Promise<ThrottleLimits> {
+    const limits = options.limits ? await options.limits() : DEFAULT_THROTTLE_LIMITS;
+    if (limits.windowMinutes !== windowMinutes) {
+      // A new window length starts the counts afresh.
+      windowMinutes = limits.windowMinutes;
+      byIp = createRateLimiter(windowMinutes * 60_000);
+      byAccount = createRateLimiter(windowMinutes * 60_000);
+    }
+    return limits;
+  }
 
   return {
-    check(ip: string, account: string): void {
-      if (byIp.count(ip) >= MAX_PER_IP) {
-        throw ApiError.tooMany(`登录失败次数过多，请 ${minutes} 分钟后再试`, WINDOW_MS / 1000);
+    async check(ip: string, account: string): Promise<void> {
+      const limits = await current();
+      const retryAfter = limits.windowMinutes * 60;
+      if (byIp.count(ip) >= limits.maxPerIp) {
+        throw ApiError.tooMany(`登录失败次数过多，请 ${limits.windowMinutes} 分钟后再试`, retryAfter);
       }
-      if (byAccount.count(account.toLowerCase()) >= MAX_PER_ACCOUNT) {
+      if (byAccount.count(account.toLowerCase()) >= limits.maxPerAccount) {
         throw ApiError.tooMany(
-          `该账号登录失败次数过多，已临时锁定，请 ${minutes} 分钟后再试`,
-          WINDOW_MS / 1000,
+          `该账号登录失败次数过多，已临时锁定，请 ${limits.windowMinutes} 分钟后再试`,
+          retryAfter,
         );
       }
     },
-    failed(ip: string, account: string): void {
-      byIp.hit(ip);
+    async failed(ip: string, account: string): Promise<void> {
+      const limits = await current();
+      const failures = byIp.hit(ip);
       byAccount.hit(account.toLowerCase());
+      if (failures >= limits.maxPerIp && limits.banMinutes > 0 && options.ban) {
+        await options.ban(
+          ip,
+          `${limits.windowMinutes} 分钟内登录失败 ${failures} 次，自动封禁 ${limits.banMinutes} 分钟`,
+          limits.banMinutes,
+        );
+        // The blacklist refuses the address from now on; the count starts over once the ban ends.
+        byIp.reset(ip);
+      }
     },
     succeeded(account: string): void {
       byAccount.reset(account.toLowerCase());

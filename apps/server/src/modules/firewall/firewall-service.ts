@@ -1,9 +1,32 @@
+import ipaddr from 'ipaddr.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { type IpRange, normalizeIp, parseIpRange, rangeContains } from './ip-match.js';
 
-/** How long the blacklist is cached: every SMTP connection asks, the table changes rarely. */
-const CACHE_MS = 5_000;
+/**
+ * How long the blacklist is cached: every SMTP connection and HTTP request asks, the table changes
+ * rarely. One second bounds how late another process sees a new ban (issue 7: "across processes").
+ */
+const CACHE_MS = 1_000;
+
+export type BlacklistSource = 'manual' | 'login' | 'smtp';
+
+/**
+ * The canonical spelling of an entry: `2001:DB8:0::1` → `2001:db8::1`, `::ffff:1.2.3.4` → `1.2.3.4`,
+ * `10.1.2.3/8` → `10.0.0.0/8` (host bits cleared). Null when it is not an address or range.
+ */
+export function canonicalIpEntry(text: string): string | null {
+  const range = parseIpRange(text);
+  if (!range) return null;
+  const full = range.address.kind() === 'ipv4' ? 32 : 128;
+  if (range.prefix === full && !text.includes('/')) return range.address.toString();
+  const bytes = range.address.toByteArray();
+  for (let bit = range.prefix; bit < full; bit++) {
+    const index = Math.floor(bit / 8);
+    bytes[index] = (bytes[index] ?? 0) & ~(0x80 >> (bit % 8));
+  }
+  return `${ipaddr.fromByteArray(bytes).toString()}/${range.prefix}`;
+}
 
 /**
  * The IP blacklist as the listeners see it (PRODUCT.md "Firewall"): single addresses and CIDR
@@ -49,17 +72,78 @@ export function createFirewallService(db: Kysely<Database>) {
       );
     },
 
-    /** Adds or refreshes an entry (used by the login throttle and, later, the firewall API). */
-    async block(ip: string, reason: string, expiresAt: number | null = null): Promise<void> {
-      const range = parseIpRange(ip);
-      if (!range) throw new Error(`not an IP address or range: ${ip}`);
-      const text = ip.trim();
+    /** Adds or refreshes an entry, stored in its canonical spelling (see `canonicalIpEntry`). */
+    async block(
+      ip: string,
+      reason: string,
+      expiresAt: number | null = null,
+      source: BlacklistSource = 'manual',
+    ): Promise<void> {
+      const text = canonicalIpEntry(ip);
+      if (!text) throw new Error(`not an IP address or range: ${ip}`);
+      const now = Date.now();
       await db
         .insertInto('ip_blacklist')
-        .values({ ip: text, reason, created_at: Date.now(), expires_at: expiresAt })
-        .onConflict((conflict) => conflict.column('ip').doUpdateSet({ reason, expires_at: expiresAt }))
+        .values({ ip: text, reason, created_at: now, expires_at: expiresAt, source })
+        .onConflict((conflict) =>
+          conflict.column('ip').doUpdateSet({ reason, created_at: now, expires_at: expiresAt, source }),
+        )
         .execute();
       cache = null;
+    },
+
+    /**
+     * An automatic ban for `minutes` (login throttling, SMTP abuse). Never shortens a longer or
+     * permanent ban an administrator set on the same entry.
+     */
+    async ban(ip: string, reason: string, minutes: number, source: BlacklistSource = 'smtp'): Promise<void> {
+      const text = canonicalIpEntry(ip);
+      if (!text || minutes <= 0) return;
+      const expiresAt = Date.now() + minutes * 60_000;
+      const existing = await db
+        .selectFrom('ip_blacklist')
+        .select(['expires_at'])
+        .where('ip', '=', text)
+        .executeTakeFirst();
+      if (existing && (existing.expires_at === null || existing.expires_at > expiresAt)) return;
+      await this.block(text, reason, expiresAt, source);
+    },
+
+    /** Removes one entry (as added, in any spelling); false when it was not there. */
+    async unblock(ip: string): Promise<boolean> {
+      const text = canonicalIpEntry(ip);
+      if (!text) return false;
+      const result = await db.deleteFrom('ip_blacklist').where('ip', '=', text).executeTakeFirst();
+      cache = null;
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    /** Every entry, newest first, expired ones included until they are purged. */
+    async list() {
+      return db
+        .selectFrom('ip_blacklist')
+        .select(['ip', 'reason', 'created_at', 'expires_at', 'source'])
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+    },
+
+    /** Whether the entry (address or range) covers `ip` (the administrator's own-address check). */
+    contains(entry: string, ip: string): boolean {
+      const range = parseIpRange(entry);
+      const address = normalizeIp(ip);
+      return range !== null && address !== null && rangeContains(range, address);
+    },
+
+    /** Drops entries that expired more than `graceMs` ago. */
+    async purgeExpired(graceMs: number, now = Date.now()): Promise<number> {
+      const result = await db
+        .deleteFrom('ip_blacklist')
+        .where('expires_at', 'is not', null)
+        .where('expires_at', '<', now - graceMs)
+        .executeTakeFirst();
+      if (Number(result.numDeletedRows) > 0) cache = null;
+      return Number(result.numDeletedRows);
     },
 
     invalidate(): void {

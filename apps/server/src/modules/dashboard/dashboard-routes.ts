@@ -1,0 +1,14 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DashboardView } from '@youju/contract';
+import { Envelope, ok } from '../../lib/envelope.js';
+import { caller, requireRole } from '../../plugins/authentication.js';
+
+/** GET /api/user/getDashboard: the whole system for administrators, their own part for users. */
+export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { dashboard } = app.services;
+  app.get(
+    '/getDashboard',
+    { onRequest: requireRole(app, 'admin', 'user'), schema: { response: { 200: Envelope(DashboardView) } } },
+    async (request) => ok(await dashboard.view(caller(request))),
+  );
+};
