@@ -125,7 +125,10 @@ export interface ReceivedMessage {
  * reply to each DATA (return null for 250, or an SMTP error to send instead).
  */
 export async function startRecordingSmtp(
-  answer: (attempt: number, session: SMTPServerSession) => { code: number; message: string } | null = () =>
+  answer: (
+    attempt: number,
+    session: SMTPServerSession,
+  ) => { code: number; message: string } | null | Promise<{ code: number; message: string } | null> = () =>
     null,
   options: Partial<SMTPServerOptions> = {},
   listen: { host?: string; port?: number } = {},
@@ -141,9 +144,9 @@ export async function startRecordingSmtp(
     onData(stream, session, done) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
+      stream.on('end', async () => {
         attempts++;
-        const reply = answer(attempts, session);
+        const reply = await answer(attempts, session);
         if (reply) {
           const error = new Error(reply.message) as Error & { responseCode: number };
           error.responseCode = reply.code;
