@@ -21,6 +21,7 @@ import { guardRoute, landOnFirstScreen, requireSession } from './route-guards';
 /** Screen modules of /user; a screen is routed only when it is both registered and built. */
 const userScreenModules: Partial<Record<UserScreen, RouteObject['lazy']>> = {
   inbox: () => import('./routes/user/inbox'),
+  sent: () => import('./routes/user/sent'),
   contentFilter: () => import('./routes/user/content-filter'),
   sysAccount: () => import('./routes/user/sys-account'),
   domain: () => import('./routes/user/domain'),

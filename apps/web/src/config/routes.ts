@@ -5,6 +5,7 @@ import {
   HomeOutlined,
   InboxOutlined,
   LoginOutlined,
+  SendOutlined,
   ShopOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
@@ -64,6 +65,7 @@ function userScreen(screen: UserScreen, name: string, icon: ComponentType): User
  */
 export const userScreens: readonly UserScreenEntry[] = [
   userScreen('inbox', '收件箱', InboxOutlined),
+  userScreen('sent', '已发送', SendOutlined),
   userScreen('contentFilter', '内容过滤', FilterOutlined),
   userScreen('sysAccount', '系统账号', TeamOutlined),
   userScreen('domain', '域名管理', GlobalOutlined),

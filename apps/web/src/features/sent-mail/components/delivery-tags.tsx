@@ -1,0 +1,62 @@
+import type { Delivery, DeliveryStatus } from '@youju/contract';
+import { Space, Tag, Tooltip, Typography } from 'antd';
+import dayjs from 'dayjs';
+
+export const statusLabels: Record<DeliveryStatus, { text: string; color: string }> = {
+  queued: { text: '排队中', color: 'default' },
+  sending: { text: '发送中', color: 'processing' },
+  delivered: { text: '已送达', color: 'success' },
+  retrying: { text: '重试中', color: 'warning' },
+  failed: { text: '失败', color: 'error' },
+};
+
+/** What a recipient's state means for the person who sent the mail. */
+export function deliveryExplanation(delivery: Delivery): string {
+  switch (delivery.status) {
+    case 'queued':
+      return '等待投递';
+    case 'sending':
+      return '正在连接对方邮件服务器';
+    case 'delivered':
+      return delivery.remoteResponse ? `对方服务器已接收：${delivery.remoteResponse}` : '对方服务器已接收';
+    case 'retrying':
+      return `${delivery.nextAttemptAt ? `将于 ${dayjs(delivery.nextAttemptAt).format('MM-DD HH:mm:ss')} 重试` : '稍后重试'}（已尝试 ${delivery.attempts} 次）${delivery.lastError ? `，上次结果：${delivery.lastError}` : ''}`;
+    case 'failed':
+      return `投递失败，对方服务器回复：${delivery.lastError ?? '未知原因'}`;
+  }
+}
+
+export function StatusTag({ delivery }: { delivery: Delivery }) {
+  const label = statusLabels[delivery.status];
+  const suffix =
+    delivery.status === 'retrying' && delivery.nextAttemptAt
+      ? ` ${dayjs(delivery.nextAttemptAt).format('HH:mm')}`
+      : '';
+  return (
+    <Tooltip title={deliveryExplanation(delivery)}>
+      <Tag color={label.color} data-status={delivery.status}>
+        {label.text}
+        {suffix}
+      </Tag>
+    </Tooltip>
+  );
+}
+
+/** One line per recipient: address, state tag and, when it failed, the remote server's answer. */
+export function DeliveryTags({ deliveries }: { deliveries: Delivery[] }) {
+  return (
+    <Space direction="vertical" size={2}>
+      {deliveries.map((delivery) => (
+        <Space key={delivery.rcpt} size={4} wrap>
+          <Typography.Text>{delivery.rcpt}</Typography.Text>
+          <StatusTag delivery={delivery} />
+          {delivery.status === 'failed' && delivery.lastError && (
+            <Typography.Text type="danger" style={{ fontSize: 12 }}>
+              {delivery.lastError}
+            </Typography.Text>
+          )}
+        </Space>
+      ))}
+    </Space>
+  );
+}

@@ -1,0 +1,117 @@
+import { DeleteOutlined, EditOutlined, EyeOutlined } from '@ant-design/icons';
+import type { SentItem } from '@youju/contract';
+import { Button, Card, Popconfirm, Space, Table, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { showSuccessMessage } from '../../../lib/feedback';
+import { useDeleteSent } from '../api/delete-sent';
+import { useSent } from '../api/get-sent';
+import { DeliveryTags } from './delivery-tags';
+import { SentDetailDrawer } from './sent-detail-drawer';
+
+/**
+ * /user/sent: the caller's sent mail with each recipient's delivery state (queued, sending,
+ * delivered, retrying with the next time, failed with the remote answer); view and delete.
+ * `onCompose` opens the compose drawer, which the route provides.
+ */
+export function SentView({ onCompose }: { onCompose: () => void }) {
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const [viewing, setViewing] = useState<number | null>(null);
+  const [selected, setSelected] = useState<number[]>([]);
+  const sent = useSent(page, pageSize);
+  const remove = useDeleteSent((deleted) => {
+    showSuccessMessage(`已删除 ${deleted} 封邮件`);
+    setSelected([]);
+  });
+
+  return (
+    <Card
+      title="已发送"
+      extra={
+        <Space>
+          <Popconfirm
+            title={`删除选中的 ${selected.length} 封邮件？`}
+            description="还在队列中的投递会一并取消。"
+            okText="删除"
+            cancelText="取消"
+            okButtonProps={{ danger: true }}
+            disabled={selected.length === 0}
+            onConfirm={() => remove.mutate(selected)}
+          >
+            <Button danger icon={<DeleteOutlined />} disabled={selected.length === 0}>
+              删除
+            </Button>
+          </Popconfirm>
+          <Button type="primary" icon={<EditOutlined />} onClick={onCompose}>
+            写邮件
+          </Button>
+        </Space>
+      }
+    >
+      <Table<SentItem>
+        rowKey="id"
+        loading={sent.isPending}
+        dataSource={sent.data?.list ?? []}
+        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}
+        locale={{ emptyText: '还没有发出的邮件' }}
+        scroll={{ x: 860 }}
+        pagination={{
+          current: page,
+          pageSize,
+          total: sent.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => `共 ${total} 封`,
+          onChange: (nextPage, nextSize) => {
+            setPage(nextPage);
+            setPageSize(nextSize);
+          },
+        }}
+        columns={[
+          {
+            title: '主题',
+            dataIndex: 'subject',
+            ellipsis: true,
+            render: (subject: string, item) => (
+              <Typography.Link onClick={() => setViewing(item.id)}>{subject || '（无主题）'}</Typography.Link>
+            ),
+          },
+          { title: '发件人', dataIndex: 'from', width: 200, ellipsis: true },
+          {
+            title: '收件人与投递状态',
+            width: 380,
+            render: (_value, item) => <DeliveryTags deliveries={item.deliveries} />,
+          },
+          {
+            title: '发送时间',
+            dataIndex: 'createdAt',
+            width: 150,
+            render: (time: string) => dayjs(time).format('YYYY-MM-DD HH:mm'),
+          },
+          {
+            title: '操作',
+            width: 150,
+            render: (_value, item) => (
+              <Space>
+                <Button size="small" icon={<EyeOutlined />} onClick={() => setViewing(item.id)}>
+                  查看
+                </Button>
+                <Popconfirm
+                  title="删除这封已发送邮件？"
+                  description="还在队列中的投递会一并取消。"
+                  okText="删除"
+                  cancelText="取消"
+                  okButtonProps={{ danger: true }}
+                  onConfirm={() => remove.mutate([item.id])}
+                >
+                  <Button size="small" danger icon={<DeleteOutlined />} aria-label={`删除 ${item.subject}`} />
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      <SentDetailDrawer id={viewing} onClose={() => setViewing(null)} />
+    </Card>
+  );
+}
