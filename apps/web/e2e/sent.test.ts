@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, ok, uniqueName } from './support/api';
+import { apiLogin, launchBrowser, loginThroughForm, newPage } from './support/browser';
+import { type RunningServer, startServer } from './support/server';
+
+/**
+ * Issue 4 in the browser: compose a Chinese message with an attachment, watch the upload
+ * percentage, send, and see it delivered in /user/sent (to a local mailbox, stored by the server's
+ * own inbound path).
+ */
+describe('compose and sent mail in the browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let adminToken: string;
+  let domain: string;
+  let recipient: string;
+  let sender: string;
+  let fileDir: string;
+
+  beforeAll(async () => {
+    server = await startServer({ env: { QUEUE_POLL_MS: '300' } });
+    browser = await launchBrowser();
+    adminToken = await apiLogin(server.baseUrl, server.adminUser, server.adminPassword);
+    domain = `${uniqueName('send')}.test`;
+    const added = ok(
+      await apiAs(server.baseUrl, adminToken).post<{ id: number }>('/user/addDomain', { name: domain }),
+    );
+    sender = ok(
+      await apiAs(server.baseUrl, adminToken).post<{ address: string }>('/user/createEmail', {
+        domainId: added.id,
+        localPart: 'zhangsan',
+      }),
+    ).address;
+    recipient = ok(
+      await apiAs(server.baseUrl, adminToken).post<{ address: string }>('/user/createEmail', {
+        domainId: added.id,
+        localPart: 'lisi',
+      }),
+    ).address;
+    fileDir = await mkdtemp(join(tmpdir(), 'youju-e2e-upload-'));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (fileDir) await rm(fileDir, { recursive: true, force: true });
+  });
+
+  it('sends a Chinese message with an attachment and shows it delivered', async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
+      await page.locator('.ant-layout-sider').getByRole('menuitem', { name: '已发送' }).click();
+      await page.waitForURL(`${server.baseUrl}/user/sent`);
+      await page.getByRole('button', { name: /写邮件/ }).click();
+      const drawer = page.locator('.ant-drawer-content-wrapper', { hasText: '发件人' });
+      await drawer.getByLabel('主题').waitFor();
+
+      // The limits are explained before anything is sent.
+      await expect.poll(() => drawer.getByText(/单个附件和整封邮件都不能超过 25\.0 MB/).count()).toBe(1);
+      // From starts with one of the caller's own addresses.
+      await expect.poll(() => drawer.getByLabel('发件人').inputValue()).toMatch(new RegExp(`@${domain}$`));
+      await drawer.getByLabel('发件人').fill(sender);
+
+      // An address that is not one is refused as it is typed.
+      const to = drawer.getByLabel('收件人', { exact: true });
+      await to.fill('不是地址');
+      await to.press('Enter');
+      await drawer.getByRole('button', { name: /发\s*送/ }).click();
+      await drawer.getByText(/收件人中的地址格式不正确：不是地址/).waitFor();
+      await drawer.locator('.ant-select-selection-item-remove').first().click();
+      await to.fill(recipient);
+      await to.press('Enter');
+
+      await drawer.getByLabel('主题').fill('季度总结：请查收');
+      const body = drawer.getByRole('textbox', { name: '正文' });
+      await body.click();
+      await page.keyboard.type('李四你好，');
+      await drawer.getByRole('button', { name: '加粗' }).click();
+      await page.keyboard.type('附件是季度总结');
+      await drawer.getByRole('button', { name: '加粗' }).click();
+      await page.keyboard.type('，请查收。');
+
+      // A slow uplink (CDP network emulation) so the percentage can be watched as it grows.
+      const attachment = randomBytes(2 * 1024 * 1024);
+      const filePath = join(fileDir, '季度总结.pdf');
+      await writeFile(filePath, Buffer.concat([Buffer.from('%PDF-1.7\n'), attachment]));
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: 512 * 1024,
+      });
+      await drawer.locator('input[type="file"]').setInputFiles(filePath);
+      const row = drawer.getByTestId('compose-attachment');
+      const seen = new Set<number>();
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline) {
+        const text = await row.locator('.ant-progress-indicator').textContent({ timeout: 5_000 });
+        const percent = /(\d+)%/.exec(text ?? '');
+        if (percent) seen.add(Number(percent[1]));
+        if (text?.includes('已上传')) break;
+        await page.waitForTimeout(50);
+      }
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
+      expect(await row.locator('.ant-progress-indicator').textContent({ timeout: 5_000 })).toBe('已上传');
+      const between = [...seen].filter((percent) => percent > 0 && percent < 100);
+      expect(between.length, `percentages seen: ${[...seen].join(', ')}`).toBeGreaterThanOrEqual(3);
+      expect(between).toEqual([...between].sort((a, b) => a - b));
+      await row.getByText('季度总结.pdf').waitFor();
+
+      await drawer.getByRole('button', { name: /发\s*送/ }).click();
+      await page.getByText('邮件已加入发送队列').waitFor();
+
+      // The list follows the queue until the recipient's tag says 已送达.
+      const listRow = page.locator('.ant-table-row', { hasText: '季度总结：请查收' });
+      await listRow.waitFor();
+      await listRow.locator('[data-status="delivered"]', { hasText: '已送达' }).waitFor({ timeout: 30_000 });
+      await expect.poll(() => listRow.textContent()).toContain(recipient);
+
+      // The detail view shows what was written.
+      await listRow.getByRole('button', { name: /查\s*看/ }).click();
+      const detail = page.locator('.ant-drawer-content-wrapper', { hasText: '投递状态' });
+      await detail.getByText('季度总结.pdf').waitFor();
+      const frame = page.frameLocator('iframe[title="邮件正文"]');
+      await frame.locator('b', { hasText: '附件是季度总结' }).waitFor();
+
+      // The recipient got it, attachment intact.
+      const inbox = ok(
+        await apiAs(server.baseUrl, adminToken).get<{ list: { id: number; subject: string }[] }>(
+          `/user/getInbox?address=${encodeURIComponent(recipient)}`,
+        ),
+      );
+      expect(inbox.list[0]?.subject).toBe('季度总结：请查收');
+      const mail = ok(
+        await apiAs(server.baseUrl, adminToken).get<{
+          text: string;
+          attachments: { filename: string; contentType: string; size: number }[];
+        }>(`/user/getEmail?id=${inbox.list[0]?.id}`),
+      );
+      expect(mail.text).toContain('李四你好，附件是季度总结，请查收。');
+      expect(mail.attachments).toEqual([
+        expect.objectContaining({
+          filename: '季度总结.pdf',
+          contentType: 'application/pdf',
+          size: attachment.length + 9,
+        }),
+      ]);
+    } finally {
+      await context.close();
+    }
+  });
+});
