@@ -192,7 +192,8 @@ export type OpenInboxQuery = Static<typeof OpenInboxQuery>;
 export const OpenWaitQuery = Type.Object({
   address: EmailAddress,
   timeout: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, default: 30, description: '等待秒数' })),
-  after: Type.Optional(Id),
+  /** a message id: answer the first newer one (0 = any message already there) */
+  after: Type.Optional(Type.Integer({ minimum: 0, description: '邮件编号' })),
 });
 export type OpenWaitQuery = Static<typeof OpenWaitQuery>;
 

@@ -46,18 +46,42 @@ export function createDashboardService(db: Kysely<Database>) {
   }
 
   /**
-   * Outbound figures (sent, queue, failures). The sending queue is not in this tree yet; until it
-   * lands nothing has been sent, and the delivery rate counts as perfect.
+   * Outbound figures from the sent folder and the per-recipient queue (migration 015): messages
+   * sent per day, recipients still waiting, and how the window's deliveries ended.
    */
-  async function outbound(_scope: Scope, _since: number, _today: number) {
+  async function outbound(scope: Scope, since: number, offset: number) {
+    let sent = db.selectFrom('sent_messages').where('sent_messages.created_at', '>=', since);
+    if (scope.kind === 'own') sent = sent.where('sent_messages.account_id', '=', scope.ownerId);
+    const day = sql<number>`(${sql.ref('sent_messages.created_at')} + ${sql.lit(offset)}) / ${sql.lit(DAY)}`;
+    let queue = db
+      .selectFrom('outbound_queue')
+      .innerJoin('sent_messages', 'sent_messages.id', 'outbound_queue.sent_id');
+    if (scope.kind === 'own') queue = queue.where('sent_messages.account_id', '=', scope.ownerId);
+    const [daily, waiting, outcomes] = await Promise.all([
+      sent
+        .select([day.as('day'), (eb) => eb.fn.countAll<number>().as('count')])
+        .groupBy(day)
+        .execute(),
+      queue
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('outbound_queue.status', 'in', ['queued', 'sending', 'retrying'])
+        .executeTakeFirstOrThrow(),
+      queue
+        .select(['outbound_queue.status', (eb) => eb.fn.countAll<number>().as('count')])
+        .where('sent_messages.created_at', '>=', since)
+        .where('outbound_queue.status', 'in', ['delivered', 'failed'])
+        .groupBy('outbound_queue.status')
+        .execute(),
+    ]);
+    const dailySent = new Map(daily.map((row) => [Number(row.day), Number(row.count)]));
+    const outcome = (status: string) => Number(outcomes.find((row) => row.status === status)?.count ?? 0);
     return {
-      sentToday: 0,
-      sentInWindow: 0,
-      queueLength: 0,
-      deliveryFailures: 0,
-      delivered: 0,
-      attempted: 0,
-      dailySent: new Map<number, number>(),
+      sentInWindow: [...dailySent.values()].reduce((total, count) => total + count, 0),
+      queueLength: Number(waiting.count),
+      deliveryFailures: outcome('failed'),
+      delivered: outcome('delivered'),
+      attempted: outcome('delivered') + outcome('failed'),
+      dailySent,
     };
   }
 
@@ -125,7 +149,7 @@ export function createDashboardService(db: Kysely<Database>) {
           .select((eb) => eb.fn.count<number>('messages.mailbox_id').distinct().as('active'))
           .where('messages.received_at', '>=', since)
           .executeTakeFirstOrThrow(),
-        outbound(scope, since, today),
+        outbound(scope, since, offset),
       ]);
 
       const receivedByDay = new Map(daily.map((row) => [Number(row.day), Number(row.count)]));
@@ -158,7 +182,7 @@ export function createDashboardService(db: Kysely<Database>) {
         totals: {
           receivedToday: series[series.length - 1]?.received ?? 0,
           received30d: received30,
-          sentToday: sent.sentToday,
+          sentToday: series[series.length - 1]?.sent ?? 0,
           sent30d: sent.sentInWindow,
           addresses: count('address'),
           mailboxes: count('account'),
