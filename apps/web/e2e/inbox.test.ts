@@ -112,6 +112,13 @@ describe('inbox, temporary mailbox and content filters in the browser', () => {
     await expect.poll(() => item.getAttribute('data-unread')).toBe('false');
     expect(await latinWords(page, [address, subject, 'zhangsan@e2e.test', 'admin', 'Youju'])).toEqual([]);
 
+    // Reply composes through the compose drawer, prefilled from the open message.
+    await page.getByTestId('message-reader').getByRole('button', { name: /^(?:\S+ )?回\s*复$/ }).click();
+    const drawer = page.locator('.ant-drawer-open');
+    await expect.poll(() => drawer.getByLabel('主题').inputValue()).toBe(`Re: ${subject}`);
+    await drawer.getByRole('button', { name: /Close|关闭/ }).first().click();
+    await drawer.waitFor({ state: 'detached' });
+
     await page.getByRole('button', { name: /标为未读/ }).click();
     await expect.poll(() => item.getAttribute('data-unread')).toBe('true');
     await page
@@ -222,6 +229,90 @@ describe('inbox, temporary mailbox and content filters in the browser', () => {
     const raw = page.getByTestId('raw-source');
     await raw.waitFor();
     expect(await raw.textContent()).toContain('Subject: =?GBK?B?');
+    await page.context().close();
+  });
+
+  it('shows inline images from the message itself, downloads attachments and deletes by time range', async () => {
+    const address = await newAddress();
+    const page = await openInbox(address);
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNk+A8AAQUBAScY42YAAAAASUVORK5CYII=',
+      'base64',
+    );
+    const subject = `带附件 ${uniqueName('a')}`;
+    const body = [
+      '--outer',
+      'Content-Type: multipart/related; boundary="inner"',
+      '',
+      '--inner',
+      'Content-Type: text/html; charset=UTF-8',
+      '',
+      '<p>内嵌图片如下</p><img src="cid:logo@e2e" alt="标志">',
+      '--inner',
+      'Content-Type: image/png',
+      'Content-ID: <logo@e2e>',
+      'Content-Disposition: inline; filename="logo.png"',
+      'Content-Transfer-Encoding: base64',
+      '',
+      png.toString('base64'),
+      '--inner--',
+      '--outer',
+      'Content-Type: text/plain; charset=UTF-8',
+      "Content-Disposition: attachment; filename*=UTF-8''%E6%8A%A5%E5%91%8A.txt",
+      'Content-Transfer-Encoding: base64',
+      '',
+      Buffer.from('附件内容 123').toString('base64'),
+      '--outer--',
+      '',
+    ].join('\r\n');
+    await deliver(
+      address,
+      message(
+        {
+          From: 'files@e2e.test',
+          To: address,
+          Subject: subject,
+          'Content-Type': 'multipart/mixed; boundary="outer"',
+        },
+        body,
+      ),
+    );
+    await page.getByTestId('message-item').filter({ hasText: subject }).click();
+    const frame = page.frameLocator('[data-testid="mail-frame"]');
+    await frame.getByText('内嵌图片如下').waitFor();
+    await expect
+      .poll(() => frame.locator('img').getAttribute('src'), { timeout: 10_000 })
+      .toMatch(/^data:image\/png;base64,/);
+    expect(await page.getByRole('button', { name: '显示图片' }).count()).toBe(0);
+
+    const attachment = page.getByTestId('attachment').filter({ hasText: '报告.txt' });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      attachment.getByRole('button', { name: /下\s*载/ }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('报告.txt');
+    const path = await download.path();
+    const { readFile } = await import('node:fs/promises');
+    expect(await readFile(path, 'utf8')).toBe('附件内容 123');
+
+    await page.getByRole('button', { name: '按时间删除' }).click();
+    const dialog = page.getByRole('dialog');
+    // The picker takes the browser's local time (the context runs in Asia/Shanghai).
+    const [from, until] = await page.evaluate(() => {
+      const pad = (value: number) => String(value).padStart(2, '0');
+      const format = (date: Date) =>
+        `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+      return [format(new Date(Date.now() - 3_600_000)), format(new Date(Date.now() + 3_600_000))];
+    });
+    const inputs = dialog.locator('.ant-picker-input input');
+    await inputs.nth(0).click();
+    await inputs.nth(0).fill(from);
+    await inputs.nth(0).press('Enter');
+    await inputs.nth(1).fill(until);
+    await inputs.nth(1).press('Enter');
+    await dialog.getByRole('button', { name: /删\s*除/ }).click();
+    await page.getByText(/已删除 1 封邮件/).waitFor();
+    await page.getByText('暂无邮件').waitFor();
     await page.context().close();
   });
 

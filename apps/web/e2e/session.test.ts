@@ -82,6 +82,8 @@ describe('session: login, stores, expiry, logout', () => {
   it('a token revoked on the server is caught by the 302 rule on the next call', async () => {
     const { context, page } = await newPage(browser);
     await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
+    // The inbox calls the API as it opens; let those calls finish with the valid token first.
+    await page.getByText('暂无邮件').waitFor();
     const token = await page.evaluate(() => localStorage.getItem('token'));
     // Revoke the session behind the page's back, then use a screen that calls the API.
     const response = await fetch(`${server.baseUrl}/api/user/logout`, {

@@ -40,11 +40,13 @@ function harness(token: string | null = 'abc') {
   const timers: { run: () => void; ms: number; cleared: boolean }[] = [];
   const onMail = vi.fn<(item: MailItem) => void>();
   const onReconnect = vi.fn();
+  const onGiveUp = vi.fn();
   let currentToken = token;
   const stop = connectMailEvents({
     url: () => (currentToken ? `/api/user/events?token=${currentToken}` : null),
     onMail,
     onReconnect,
+    onGiveUp,
     createSource: (url) => {
       const source = new FakeSource(url);
       sources.push(source);
@@ -64,6 +66,7 @@ function harness(token: string | null = 'abc') {
     timers,
     onMail,
     onReconnect,
+    onGiveUp,
     stop,
     setToken: (value: string | null) => {
       currentToken = value;
@@ -105,6 +108,16 @@ describe('connectMailEvents', () => {
     expect(h.onReconnect).toHaveBeenCalledTimes(1);
     h.sources[2]?.fail();
     expect(h.timers.at(-1)?.ms).toBe(1000);
+  });
+
+  it('asks the API once per outage why the stream was refused (e.g. an expired login)', () => {
+    const h = harness();
+    h.sources[0]?.open();
+    h.sources[0]?.fail();
+    expect(h.onGiveUp).toHaveBeenCalledTimes(1);
+    h.timers[0]?.run();
+    h.sources[1]?.fail();
+    expect(h.onGiveUp).toHaveBeenCalledTimes(1);
   });
 
   it('stops for good when closed, and does not connect without a session', () => {

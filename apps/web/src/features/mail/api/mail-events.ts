@@ -24,6 +24,11 @@ export interface MailEventOptions {
   onMail: (item: MailItem) => void;
   /** the stream came back after a break: mail may have arrived meanwhile */
   onReconnect: () => void;
+  /**
+   * the browser gave up on a stream that had been working (EventSource does not say why): a normal
+   * API call then finds out, e.g. that the login expired, and applies the usual rule
+   */
+  onGiveUp?: () => void;
   createSource?: (url: string) => EventSourceLike;
   setTimer?: (run: () => void, ms: number) => unknown;
   clearTimer?: (timer: unknown) => void;
@@ -71,6 +76,7 @@ export function connectMailEvents(options: MailEventOptions): () => void {
       // The browser gave up on this one: start over after a while.
       current.close();
       if (source === current) source = null;
+      if (attempt === 0) options.onGiveUp?.();
       timer = setTimer(open, reconnectDelay(attempt));
       attempt += 1;
     };
@@ -119,6 +125,7 @@ export function useMailEvents(onMail?: (item: MailItem) => void): void {
         onMailRef.current?.(item);
       },
       onReconnect: refresh,
+      onGiveUp: refresh,
     });
   }, [queryClient]);
 }
