@@ -113,10 +113,16 @@ describe('inbox, temporary mailbox and content filters in the browser', () => {
     expect(await latinWords(page, [address, subject, 'zhangsan@e2e.test', 'admin', 'Youju'])).toEqual([]);
 
     // Reply composes through the compose drawer, prefilled from the open message.
-    await page.getByTestId('message-reader').getByRole('button', { name: /^(?:\S+ )?回\s*复$/ }).click();
+    await page
+      .getByTestId('message-reader')
+      .getByRole('button', { name: /^(?:\S+ )?回\s*复$/ })
+      .click();
     const drawer = page.locator('.ant-drawer-open');
     await expect.poll(() => drawer.getByLabel('主题').inputValue()).toBe(`Re: ${subject}`);
-    await drawer.getByRole('button', { name: /Close|关闭/ }).first().click();
+    await drawer
+      .getByRole('button', { name: /Close|关闭/ })
+      .first()
+      .click();
     await drawer.waitFor({ state: 'detached' });
 
     await page.getByRole('button', { name: /标为未读/ }).click();
