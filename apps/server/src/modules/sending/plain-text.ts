@@ -52,7 +52,7 @@ export function htmlToPlainText(html: string): string {
     )
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<li\b[^>]*>/gi, '\n- ')
-    .replace(/<\/(p|div|h[1-6]|blockquote|pre|tr|table|ul|ol|li|section|article|header|footer)\s*>/gi, '\n')
+    .replace(/<\/(p|div|h[1-6]|blockquote|pre|tr|table|ul|ol|section|article|header|footer)\s*>/gi, '\n')
     .replace(/<(p|div|h[1-6]|blockquote|pre|tr|table|ul|ol|section|article|header|footer|hr)\b[^>]*>/gi, '\n')
     .replace(/<\/t[dh]\s*>/gi, '\t')
     .replace(/<[^>]+>/g, '');
