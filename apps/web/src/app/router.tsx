@@ -25,6 +25,8 @@ const userScreenModules: Partial<Record<UserScreen, RouteObject['lazy']>> = {
   contentFilter: () => import('./routes/user/content-filter'),
   sysAccount: () => import('./routes/user/sys-account'),
   domain: () => import('./routes/user/domain'),
+  emailAccount: () => import('./routes/user/email-account'),
+  card: () => import('./routes/user/card'),
 };
 
 /** Root view: the current route's screen, with the window title naming it and the site. */

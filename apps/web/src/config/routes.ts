@@ -1,10 +1,12 @@
 import {
   BookOutlined,
+  CreditCardOutlined,
   FilterOutlined,
   GlobalOutlined,
   HomeOutlined,
   InboxOutlined,
   LoginOutlined,
+  MailOutlined,
   SendOutlined,
   ShopOutlined,
   TeamOutlined,
@@ -69,6 +71,8 @@ export const userScreens: readonly UserScreenEntry[] = [
   userScreen('contentFilter', '内容过滤', FilterOutlined),
   userScreen('sysAccount', '系统账号', TeamOutlined),
   userScreen('domain', '域名管理', GlobalOutlined),
+  userScreen('emailAccount', '邮箱账号', MailOutlined),
+  userScreen('card', '卡密管理', CreditCardOutlined),
 ];
 
 /** /user itself needs a login and lands on the inbox. */

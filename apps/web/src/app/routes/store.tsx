@@ -1,11 +1,60 @@
-import { Card } from 'antd';
+import { Alert, Card, Space, Tabs } from 'antd';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { useSaleDomains } from '../../features/sale-domains/api/get-sale-domains';
 import { SaleDomainList } from '../../features/sale-domains/components/sale-domain-list';
+import { BuyMailboxForm } from '../../features/store/components/buy-mailbox-form';
+import { OrderLookup } from '../../features/store/components/order-lookup';
+import { RedeemCardForm } from '../../features/store/components/redeem-card-form';
+import { useSettingsStore } from '../../stores/settings-store';
 
-/** Store: the domains whose mailboxes are for sale. */
+/** Store: domains for sale, buying one mailbox, redeeming a card, and looking up orders by phone. */
 export function Component() {
+  const storeOpen = useSettingsStore((state) => state.settings.storeOpen) !== false;
+  const domainsQuery = useSaleDomains(storeOpen);
+  const [searchParams] = useSearchParams();
+  const [tab, setTab] = useState('buy');
+  const [chosenDomain, setChosenDomain] = useState<number | undefined>();
+  const domains = domainsQuery.data ?? [];
+  const returnedOrder = searchParams.get('orderNo');
+
+  const items = [
+    ...(storeOpen && domains.length > 0
+      ? [
+          {
+            key: 'buy',
+            label: '购买邮箱',
+            children: <BuyMailboxForm domains={domains} selectedDomainId={chosenDomain} />,
+          },
+        ]
+      : []),
+    { key: 'redeem', label: '兑换卡密', children: <RedeemCardForm /> },
+    { key: 'orders', label: '查询订单', children: <OrderLookup /> },
+  ];
+  const active = items.some((item) => item.key === tab) ? tab : (items[0]?.key ?? 'redeem');
+
   return (
-    <Card title="商店">
-      <SaleDomainList />
-    </Card>
+    <Space orientation="vertical" size="large" style={{ width: '100%' }}>
+      {returnedOrder && (
+        <Alert
+          type="info"
+          showIcon
+          closable
+          title={`订单 ${returnedOrder} 已提交支付`}
+          description="支付成功后邮箱会在几秒内开通，可在下方“查询订单”中用下单手机号查看。"
+        />
+      )}
+      <Card title="商店">
+        <SaleDomainList
+          onBuy={(domain) => {
+            setChosenDomain(domain.id);
+            setTab('buy');
+          }}
+        />
+      </Card>
+      <Card>
+        <Tabs activeKey={active} onChange={setTab} items={items} />
+      </Card>
+    </Space>
   );
 }

@@ -1,6 +1,6 @@
 import { GlobalOutlined } from '@ant-design/icons';
 import type { SaleDomain } from '@youju/contract';
-import { Alert, Card, Col, Empty, Row, Skeleton, Statistic, Typography } from 'antd';
+import { Alert, Button, Card, Col, Empty, Row, Skeleton, Statistic, Typography } from 'antd';
 import { useSettingsStore } from '../../../stores/settings-store';
 import { useSaleDomains } from '../api/get-sale-domains';
 
@@ -13,8 +13,8 @@ function stockText(stock: SaleDomain['stock']): string {
   return stock === null || stock === undefined ? '库存充足' : `剩余 ${stock} 个`;
 }
 
-/** Domains whose mailboxes the store sells, with their price per mailbox. */
-export function SaleDomainList() {
+/** Domains whose mailboxes the store sells, with their price per mailbox; `onBuy` adds a 购买 button. */
+export function SaleDomainList({ onBuy }: { onBuy?: (domain: SaleDomain) => void } = {}) {
   const storeOpen = useSettingsStore((state) => state.settings.storeOpen);
   const domainsQuery = useSaleDomains(storeOpen !== false);
 
@@ -38,6 +38,11 @@ export function SaleDomainList() {
             </Typography.Title>
             <Statistic title="邮箱价格" value={formatYuan(domain.price)} suffix="元 / 个" />
             <Typography.Text type="secondary">{stockText(domain.stock)}</Typography.Text>
+            {onBuy && (
+              <Button type="primary" block style={{ marginTop: 12 }} onClick={() => onBuy(domain)}>
+                购买
+              </Button>
+            )}
           </Card>
         </Col>
       ))}

@@ -1,0 +1,17 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { CardBatch } from '@youju/contract';
+import { callApi } from '../../../lib/api-error';
+import { cardKeys } from './get-cards';
+
+/** GET /api/user/getCardBatches: the caller's generation batches, newest first. */
+export function getCardBatches(): Promise<CardBatch[]> {
+  return callApi<CardBatch[]>({ method: 'GET', url: '/user/getCardBatches' });
+}
+
+export function getCardBatchesQueryOptions() {
+  return queryOptions({ queryKey: cardKeys.batches(), queryFn: getCardBatches });
+}
+
+export function useCardBatches() {
+  return useQuery(getCardBatchesQueryOptions());
+}

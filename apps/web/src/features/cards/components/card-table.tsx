@@ -1,0 +1,249 @@
+import { PlusOutlined } from '@ant-design/icons';
+import type { Card as CardItem, CardStatus } from '@youju/contract';
+import { Button, Card, Popconfirm, Select, Space, Table, type TableProps, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { formatTime } from '../../../lib/dayjs';
+import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
+import { useDeleteCards } from '../api/delete-cards';
+import { useEditCard } from '../api/edit-card';
+import { useExportCardBatch } from '../api/export-card-batch';
+import { useCardBatches } from '../api/get-card-batches';
+import { useCards } from '../api/get-cards';
+import { CardCreateDialog } from './card-create-dialog';
+import { copyText } from './clipboard';
+
+const statusTags: Record<CardStatus, { color: string; label: string }> = {
+  unused: { color: 'success', label: '未使用' },
+  used: { color: 'default', label: '已使用' },
+  disabled: { color: 'warning', label: '已停用' },
+};
+
+function quotaText(bytes: number): string {
+  return bytes > 0 ? `${Math.round(bytes / 1024 / 1024)} MB` : '默认';
+}
+
+/** /user/card: the caller's prepaid cards, with generation, status filter, copy and export. */
+export function CardTable() {
+  const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
+  const [status, setStatus] = useState<CardStatus | 'all'>('all');
+  const [batchId, setBatchId] = useState<string | undefined>();
+  const [creating, setCreating] = useState(false);
+  const [selected, setSelected] = useState<number[]>([]);
+  const cardsQuery = useCards({ ...paging, status: status === 'all' ? undefined : status, batchId });
+  const batchesQuery = useCardBatches();
+  const editMutation = useEditCard((card) =>
+    showSuccessMessage(
+      card.status === 'disabled' ? '卡密已停用' : card.status === 'unused' ? '卡密已启用' : '已保存',
+    ),
+  );
+  const deleteMutation = useDeleteCards((result) => {
+    showSuccessMessage(`已删除 ${result.deleted} 个卡密`);
+    setSelected([]);
+  });
+  const exportMutation = useExportCardBatch();
+  const data = cardsQuery.data;
+
+  const columns: TableProps<CardItem>['columns'] = [
+    {
+      title: '卡密',
+      dataIndex: 'code',
+      render: (code: string) => (
+        <Typography.Text code copyable={{ text: code, tooltips: ['复制', '已复制'] }}>
+          {code}
+        </Typography.Text>
+      ),
+    },
+    {
+      title: '状态',
+      dataIndex: 'status',
+      render: (value: CardStatus) => <Tag color={statusTags[value].color}>{statusTags[value].label}</Tag>,
+    },
+    { title: '域名', dataIndex: 'domainName', render: (name: string | null) => name ?? '任一开放域名' },
+    { title: '有效天数', dataIndex: 'validDays', render: (days: number) => `${days} 天` },
+    { title: '容量', dataIndex: 'quotaBytes', render: quotaText },
+    {
+      title: '使用情况',
+      key: 'used',
+      render: (_value, card) =>
+        card.usedBy ? (
+          <Space orientation="vertical" size={0}>
+            <Typography.Text>{card.usedBy}</Typography.Text>
+            <Typography.Text type="secondary">{formatTime(card.usedAt)}</Typography.Text>
+          </Space>
+        ) : (
+          '—'
+        ),
+    },
+    {
+      title: '备注',
+      dataIndex: 'note',
+      render: (note: string, card) => (
+        <Typography.Text
+          editable={{
+            tooltip: '修改备注',
+            maxLength: 200,
+            onChange: (value) => {
+              if (value !== note) editMutation.mutate({ id: card.id, note: value });
+            },
+          }}
+        >
+          {note}
+        </Typography.Text>
+      ),
+    },
+    { title: '创建时间', dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
+    {
+      title: '操作',
+      key: 'actions',
+      render: (_value, card) => (
+        <Space>
+          {card.status !== 'used' && (
+            <Button
+              type="link"
+              size="small"
+              onClick={() =>
+                editMutation.mutate({
+                  id: card.id,
+                  status: card.status === 'disabled' ? 'unused' : 'disabled',
+                })
+              }
+            >
+              {card.status === 'disabled' ? '启用' : '停用'}
+            </Button>
+          )}
+          <Popconfirm
+            title="删除这个卡密？"
+            okText="删除"
+            cancelText="取消"
+            okButtonProps={{ danger: true }}
+            onConfirm={() => deleteMutation.mutateAsync([card.id])}
+          >
+            <Button type="link" size="small" danger>
+              删除
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+
+  const batchOptions = (batchesQuery.data ?? []).map((batch) => ({
+    value: batch.batchId,
+    label: `${formatTime(batch.createdAt)} · ${batch.count} 个（未用 ${batch.unused}）${batch.note ? ` · ${batch.note}` : ''}`,
+  }));
+
+  return (
+    <Card
+      title="卡密管理"
+      extra={
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+          生成卡密
+        </Button>
+      }
+    >
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Select<CardStatus | 'all'>
+          aria-label="卡密状态"
+          value={status}
+          style={{ width: 130 }}
+          onChange={(value) => {
+            setStatus(value);
+            setPaging((current) => ({ ...current, page: 1 }));
+          }}
+          options={[
+            { value: 'all', label: '全部状态' },
+            { value: 'unused', label: '未使用' },
+            { value: 'used', label: '已使用' },
+            { value: 'disabled', label: '已停用' },
+          ]}
+        />
+        <Select<string>
+          aria-label="批次"
+          allowClear
+          placeholder="全部批次"
+          value={batchId}
+          style={{ width: 340 }}
+          options={batchOptions}
+          onChange={(value) => {
+            setBatchId(value);
+            setPaging((current) => ({ ...current, page: 1 }));
+          }}
+        />
+        {batchId && (
+          <>
+            <Button
+              loading={exportMutation.isPending}
+              onClick={() =>
+                exportMutation.mutate(
+                  { batchId, format: 'csv' },
+                  { onSuccess: (name) => showSuccessMessage(`已导出 ${name}`) },
+                )
+              }
+            >
+              导出本批（CSV）
+            </Button>
+            <Button
+              loading={exportMutation.isPending}
+              onClick={() =>
+                exportMutation.mutate(
+                  { batchId, format: 'txt' },
+                  { onSuccess: (name) => showSuccessMessage(`已导出 ${name}`) },
+                )
+              }
+            >
+              导出本批（TXT）
+            </Button>
+          </>
+        )}
+        {selected.length > 0 && (
+          <>
+            <Button
+              onClick={() => {
+                const codes = (data?.list ?? [])
+                  .filter((card) => selected.includes(card.id))
+                  .map((card) => card.code);
+                copyText(codes.join('\n')).then(
+                  () => showSuccessMessage(`已复制 ${codes.length} 个卡密`),
+                  () => showErrorMessage('复制失败，请手动选择文本复制'),
+                );
+              }}
+            >
+              复制选中
+            </Button>
+            <Popconfirm
+              title={`删除选中的 ${selected.length} 个卡密？`}
+              okText="删除"
+              cancelText="取消"
+              okButtonProps={{ danger: true }}
+              onConfirm={() => deleteMutation.mutateAsync(selected)}
+            >
+              <Button danger>删除选中</Button>
+            </Popconfirm>
+          </>
+        )}
+      </Space>
+      <Table<CardItem>
+        rowKey="id"
+        columns={columns}
+        dataSource={data?.list ?? []}
+        loading={cardsQuery.isFetching}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: '暂无卡密' }}
+        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}
+        pagination={{
+          current: paging.page,
+          pageSize: paging.pageSize,
+          total: data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => `共 ${total} 个卡密`,
+          onChange: (page, pageSize) => setPaging({ page, pageSize }),
+        }}
+      />
+      <CardCreateDialog
+        key={creating ? 'open' : 'closed'}
+        open={creating}
+        onClose={() => setCreating(false)}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { callApi } from '../../../lib/api-error';
+import { emailAccountKeys } from './get-email-accounts';
+
+/** POST /api/user/delEmailAccount: the accounts and their mail. */
+export function deleteEmailAccounts(ids: number[]): Promise<{ deleted: number }> {
+  return callApi<{ deleted: number }>({ method: 'POST', url: '/user/delEmailAccount', data: { ids } });
+}
+
+export function useDeleteEmailAccounts(onSuccess?: (result: { deleted: number }) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteEmailAccounts,
+    onSuccess: async (result) => {
+      await queryClient.invalidateQueries({ queryKey: emailAccountKeys.all });
+      onSuccess?.(result);
+    },
+  });
+}

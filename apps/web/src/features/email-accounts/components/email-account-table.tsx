@@ -1,0 +1,298 @@
+import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import type { EmailAccount } from '@youju/contract';
+import {
+  Button,
+  Card,
+  Input,
+  Popconfirm,
+  Progress,
+  Select,
+  Space,
+  Table,
+  type TableProps,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
+import { useState } from 'react';
+import { formatTime } from '../../../lib/dayjs';
+import { showSuccessMessage } from '../../../lib/feedback';
+import { useBatchEditEmailAccounts } from '../api/batch-edit-email-accounts';
+import { useDeleteEmailAccounts } from '../api/delete-email-accounts';
+import { useExportEmailAccounts } from '../api/export-email-accounts';
+import { type EmailAccountListParams, useEmailAccounts } from '../api/get-email-accounts';
+import { BatchDialog, type BatchKind } from './batch-dialog';
+import { EmailAccountFormDialog } from './email-account-form-dialog';
+import { ImportDialog } from './import-dialog';
+import { formatBytes } from './sizes';
+
+type DialogState = { kind: 'none' } | { kind: 'form'; account: EmailAccount | null } | { kind: 'import' };
+type StatusFilter = 'all' | 'enabled' | 'disabled';
+type ExpiryFilter = 'all' | 'valid' | 'expired';
+
+const sourceLabels: Record<string, string> = {
+  manual: '手动创建',
+  import: '批量导入',
+  card: '卡密兑换',
+  order: '商店购买',
+  register: '自助注册',
+  temporary: '临时邮箱',
+};
+
+function isExpired(account: EmailAccount): boolean {
+  return account.expiresAt !== null && Date.parse(account.expiresAt) <= Date.now();
+}
+
+function StatusTag({ account }: { account: EmailAccount }) {
+  if (!account.enabled) return <Tag color="default">已停用</Tag>;
+  if (isExpired(account)) return <Tag color="warning">已过期</Tag>;
+  return <Tag color="success">正常</Tag>;
+}
+
+function UsageCell({ account }: { account: EmailAccount }) {
+  const unlimited = account.quotaBytes === 0;
+  const percent = unlimited ? 0 : Math.min(100, Math.round((account.usedBytes / account.quotaBytes) * 100));
+  return (
+    <div style={{ minWidth: 150 }}>
+      <Typography.Text>
+        {formatBytes(account.usedBytes)} / {unlimited ? '不限' : formatBytes(account.quotaBytes)}
+      </Typography.Text>
+      {!unlimited && (
+        <Progress
+          percent={percent}
+          size="small"
+          showInfo={false}
+          status={percent >= 100 ? 'exception' : 'normal'}
+        />
+      )}
+    </div>
+  );
+}
+
+/** /user/emailAccount: search, filter, page, select and act on many at once, import and export. */
+export function EmailAccountTable() {
+  const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const [expiry, setExpiry] = useState<ExpiryFilter>('all');
+  const [selected, setSelected] = useState<number[]>([]);
+  const [dialog, setDialog] = useState<DialogState>({ kind: 'none' });
+  const [batchKind, setBatchKind] = useState<BatchKind | null>(null);
+
+  const filters = {
+    content: search || undefined,
+    enabled: status === 'all' ? undefined : status === 'enabled',
+    expired: expiry === 'all' ? undefined : expiry === 'expired',
+  };
+  const params: EmailAccountListParams = { ...paging, ...filters };
+  const accountsQuery = useEmailAccounts(params);
+  const data = accountsQuery.data;
+  const clearSelection = () => setSelected([]);
+
+  const batchMutation = useBatchEditEmailAccounts((result) => {
+    showSuccessMessage(`已修改 ${result.updated} 个邮箱`);
+    clearSelection();
+  });
+  const deleteMutation = useDeleteEmailAccounts((result) => {
+    showSuccessMessage(`已删除 ${result.deleted} 个邮箱及其邮件`);
+    clearSelection();
+  });
+  const exportMutation = useExportEmailAccounts();
+
+  const resetPage = () => setPaging((current) => ({ ...current, page: 1 }));
+
+  const columns: TableProps<EmailAccount>['columns'] = [
+    {
+      title: '邮箱地址',
+      dataIndex: 'email',
+      render: (email: string, account) => (
+        <Space orientation="vertical" size={0}>
+          <Typography.Text strong copyable={{ text: email, tooltips: ['复制', '已复制'] }}>
+            {email}
+          </Typography.Text>
+          {account.note && <Typography.Text type="secondary">{account.note}</Typography.Text>}
+        </Space>
+      ),
+    },
+    { title: '状态', key: 'status', width: 90, render: (_value, account) => <StatusTag account={account} /> },
+    { title: '已用 / 容量', key: 'usage', render: (_value, account) => <UsageCell account={account} /> },
+    {
+      title: '过期时间',
+      dataIndex: 'expiresAt',
+      render: (value: string | null) => formatTime(value, '永不过期'),
+    },
+    {
+      title: '来源',
+      dataIndex: 'source',
+      render: (source: string) => sourceLabels[source] ?? '其他',
+    },
+    { title: '创建时间', dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
+    {
+      title: '操作',
+      key: 'actions',
+      fixed: 'right',
+      render: (_value, account) => (
+        <Space>
+          <Button type="link" size="small" onClick={() => setDialog({ kind: 'form', account })}>
+            编辑
+          </Button>
+          <Popconfirm
+            title={`删除邮箱 ${account.email}？`}
+            description="邮箱中的全部邮件会一并删除，此操作不可撤销。"
+            okText="删除"
+            cancelText="取消"
+            okButtonProps={{ danger: true, loading: deleteMutation.isPending }}
+            onConfirm={() => deleteMutation.mutateAsync([account.id])}
+          >
+            <Button type="link" size="small" danger>
+              删除
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <Card
+      title="邮箱账号"
+      extra={
+        <Space wrap>
+          <Button icon={<UploadOutlined />} onClick={() => setDialog({ kind: 'import' })}>
+            导入
+          </Button>
+          <Tooltip title="按当前搜索和筛选条件导出">
+            <Button
+              icon={<DownloadOutlined />}
+              loading={exportMutation.isPending}
+              onClick={() =>
+                exportMutation.mutate(filters, { onSuccess: (name) => showSuccessMessage(`已导出 ${name}`) })
+              }
+            >
+              导出
+            </Button>
+          </Tooltip>
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            onClick={() => setDialog({ kind: 'form', account: null })}
+          >
+            新建邮箱
+          </Button>
+        </Space>
+      }
+    >
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Input.Search
+          allowClear
+          placeholder="搜索地址、地址的一部分或备注"
+          aria-label="搜索邮箱"
+          style={{ width: 280 }}
+          onSearch={(value) => {
+            setSearch(value.trim());
+            resetPage();
+            clearSelection();
+          }}
+        />
+        <Select<StatusFilter>
+          aria-label="启用状态"
+          value={status}
+          style={{ width: 130 }}
+          onChange={(value) => {
+            setStatus(value);
+            resetPage();
+          }}
+          options={[
+            { value: 'all', label: '全部状态' },
+            { value: 'enabled', label: '已启用' },
+            { value: 'disabled', label: '已停用' },
+          ]}
+        />
+        <Select<ExpiryFilter>
+          aria-label="有效期"
+          value={expiry}
+          style={{ width: 130 }}
+          onChange={(value) => {
+            setExpiry(value);
+            resetPage();
+          }}
+          options={[
+            { value: 'all', label: '全部有效期' },
+            { value: 'valid', label: '未过期' },
+            { value: 'expired', label: '已过期' },
+          ]}
+        />
+      </Space>
+      {selected.length > 0 && (
+        <Space wrap style={{ marginBottom: 16 }} data-testid="batch-actions">
+          <Typography.Text>已选 {selected.length} 个：</Typography.Text>
+          <Button
+            loading={batchMutation.isPending && batchMutation.variables?.enabled === true}
+            onClick={() => batchMutation.mutate({ ids: selected, enabled: true })}
+          >
+            批量启用
+          </Button>
+          <Button
+            loading={batchMutation.isPending && batchMutation.variables?.enabled === false}
+            onClick={() => batchMutation.mutate({ ids: selected, enabled: false })}
+          >
+            批量停用
+          </Button>
+          <Button onClick={() => setBatchKind('extend')}>延长有效期</Button>
+          <Button onClick={() => setBatchKind('quota')}>设置容量</Button>
+          <Popconfirm
+            title={`删除选中的 ${selected.length} 个邮箱？`}
+            description="这些邮箱中的全部邮件会一并删除，此操作不可撤销。"
+            okText="删除"
+            cancelText="取消"
+            okButtonProps={{ danger: true, loading: deleteMutation.isPending }}
+            onConfirm={() => deleteMutation.mutateAsync(selected)}
+          >
+            <Button danger>批量删除</Button>
+          </Popconfirm>
+          <Button type="link" onClick={clearSelection}>
+            取消选择
+          </Button>
+        </Space>
+      )}
+      <Table<EmailAccount>
+        rowKey="id"
+        columns={columns}
+        dataSource={data?.list ?? []}
+        loading={accountsQuery.isFetching}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: search ? '没有匹配的邮箱' : '暂无邮箱账号' }}
+        rowSelection={{
+          selectedRowKeys: selected,
+          preserveSelectedRowKeys: true,
+          onChange: (keys) => setSelected(keys.map(Number)),
+        }}
+        pagination={{
+          current: paging.page,
+          pageSize: paging.pageSize,
+          total: data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => `共 ${total} 个邮箱`,
+          onChange: (page, pageSize) => setPaging({ page, pageSize }),
+        }}
+      />
+      <EmailAccountFormDialog
+        key={dialog.kind === 'form' ? (dialog.account?.id ?? 'new') : 'closed'}
+        open={dialog.kind === 'form'}
+        account={dialog.kind === 'form' ? dialog.account : null}
+        onClose={() => setDialog({ kind: 'none' })}
+      />
+      <ImportDialog open={dialog.kind === 'import'} onClose={() => setDialog({ kind: 'none' })} />
+      <BatchDialog
+        key={batchKind ?? 'closed'}
+        kind={batchKind}
+        ids={selected}
+        onClose={() => setBatchKind(null)}
+        onDone={() => {
+          setBatchKind(null);
+          clearSelection();
+        }}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,64 @@
+import { Button, Card, Form, Input } from 'antd';
+import { rules } from '../../../config/validation';
+import { useChangePassword } from '../api/change-password';
+
+interface FormValues {
+  oldPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+}
+
+interface ChangePasswordFormProps {
+  /** the fresh token, for the app layer to store */
+  onChanged: (token: string) => void;
+}
+
+/** Change the caller's own password; other devices are logged out. */
+export function ChangePasswordForm({ onChanged }: ChangePasswordFormProps) {
+  const [form] = Form.useForm<FormValues>();
+  const mutation = useChangePassword((data) => {
+    form.resetFields();
+    onChanged(data.token);
+  });
+  return (
+    <Card title="修改密码" style={{ maxWidth: 520 }}>
+      <Form<FormValues>
+        form={form}
+        layout="vertical"
+        name="change-password-form"
+        onFinish={({ oldPassword, newPassword }) => mutation.mutate({ oldPassword, newPassword })}
+      >
+        <Form.Item name="oldPassword" label="原密码" rules={[{ required: true, message: '请输入原密码' }]}>
+          <Input.Password autoComplete="current-password" />
+        </Form.Item>
+        <Form.Item
+          name="newPassword"
+          label="新密码"
+          rules={rules.password}
+          extra="修改后，其他设备上的登录会失效"
+        >
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="confirmPassword"
+          label="确认新密码"
+          dependencies={['newPassword']}
+          rules={[
+            { required: true, message: '请再次输入新密码' },
+            ({ getFieldValue }) => ({
+              validator: (_rule, value) =>
+                !value || getFieldValue('newPassword') === value
+                  ? Promise.resolve()
+                  : Promise.reject(new Error('两次输入的新密码不一致')),
+            }),
+          ]}
+        >
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+          保存新密码
+        </Button>
+      </Form>
+    </Card>
+  );
+}
