@@ -27,6 +27,11 @@ const userScreenModules: Partial<Record<UserScreen, RouteObject['lazy']>> = {
   domain: () => import('./routes/user/domain'),
   emailAccount: () => import('./routes/user/email-account'),
   card: () => import('./routes/user/card'),
+  setting: () => import('./routes/user/setting'),
+  interface: () => import('./routes/user/interface'),
+  dashboard: () => import('./routes/user/dashboard'),
+  version: () => import('./routes/user/version'),
+  safe: () => import('./routes/user/safe'),
 };
 
 /** Root view: the current route's screen, with the window title naming it and the site. */

@@ -1,13 +1,18 @@
 import {
+  ApiOutlined,
   BookOutlined,
   CreditCardOutlined,
+  DashboardOutlined,
   FilterOutlined,
   GlobalOutlined,
   HomeOutlined,
   InboxOutlined,
+  InfoCircleOutlined,
   LoginOutlined,
   MailOutlined,
+  SafetyOutlined,
   SendOutlined,
+  SettingOutlined,
   ShopOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
@@ -73,6 +78,11 @@ export const userScreens: readonly UserScreenEntry[] = [
   userScreen('domain', '域名管理', GlobalOutlined),
   userScreen('emailAccount', '邮箱账号', MailOutlined),
   userScreen('card', '卡密管理', CreditCardOutlined),
+  userScreen('interface', '接口', ApiOutlined),
+  userScreen('dashboard', '仪表盘', DashboardOutlined),
+  userScreen('setting', '设置', SettingOutlined),
+  userScreen('version', '版本信息', InfoCircleOutlined),
+  userScreen('safe', '安全中心', SafetyOutlined),
 ];
 
 /** /user itself needs a login and lands on the inbox. */

@@ -1,0 +1,167 @@
+import type { AddBlacklistQuery, BlacklistItem } from '@youju/contract';
+import {
+  App,
+  Button,
+  Card,
+  DatePicker,
+  Form,
+  Input,
+  Popconfirm,
+  Space,
+  Table,
+  type TableProps,
+  Tag,
+  Typography,
+} from 'antd';
+import type { Dayjs } from 'dayjs';
+import { ApiError } from '../../../lib/api-error';
+import { dayjs, formatTime } from '../../../lib/dayjs';
+import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
+import { useAddBlacklistIp, useBlacklist, useRemoveBlacklistIp } from '../api/blacklist';
+
+const SOURCE_NAMES: Record<BlacklistItem['source'], { text: string; color: string }> = {
+  manual: { text: '手动添加', color: 'blue' },
+  login: { text: '登录失败过多', color: 'orange' },
+  smtp: { text: 'SMTP 滥用', color: 'purple' },
+};
+
+interface FormValues {
+  ip: string;
+  reason?: string;
+  expiresAt?: Dayjs | null;
+}
+
+/** Loose check before the server's: digits, hex, dots, colons and one prefix length. */
+const IP_PATTERN = /^[0-9A-Fa-f:.]+(\/\d{1,3})?$/;
+
+/** The IP blacklist (administrators): add an address or range with an optional expiry, remove. */
+export function BlacklistCard() {
+  const { modal } = App.useApp();
+  const [form] = Form.useForm<FormValues>();
+  const list = useBlacklist();
+  const add = useAddBlacklistIp((entry) => {
+    form.resetFields();
+    showSuccessMessage(`已封禁 ${entry.ip}`);
+  });
+  const remove = useRemoveBlacklistIp(() => showSuccessMessage('已解除封禁'));
+
+  const submit = (values: FormValues, confirm = false) => {
+    const query: AddBlacklistQuery = {
+      ip: values.ip.trim(),
+      ...(values.reason?.trim() ? { reason: values.reason.trim() } : {}),
+      ...(values.expiresAt ? { expiresAt: values.expiresAt.toISOString() } : {}),
+      ...(confirm ? { confirm: 1 } : {}),
+    };
+    add.mutate(query, {
+      onError: (error) => {
+        if (error instanceof ApiError && error.code === 409 && !confirm) {
+          modal.confirm({
+            title: '确定要封禁自己的地址吗？',
+            content: error.message,
+            okText: '仍然封禁',
+            okButtonProps: { danger: true },
+            cancelText: '取消',
+            onOk: () => submit(values, true),
+          });
+        } else {
+          showErrorMessage(error.message);
+        }
+      },
+    });
+  };
+
+  const columns: TableProps<BlacklistItem>['columns'] = [
+    {
+      title: 'IP 地址或网段',
+      dataIndex: 'ip',
+      render: (ip: string) => <Typography.Text code>{ip}</Typography.Text>,
+    },
+    {
+      title: '来源',
+      dataIndex: 'source',
+      render: (source: BlacklistItem['source']) => (
+        <Tag color={SOURCE_NAMES[source].color}>{SOURCE_NAMES[source].text}</Tag>
+      ),
+    },
+    { title: '原因', dataIndex: 'reason' },
+    { title: '添加时间', dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
+    {
+      title: '到期时间',
+      dataIndex: 'expiresAt',
+      render: (value: string | null, item) => (
+        <Space size={4}>
+          {formatTime(value, '永久')}
+          {item.active ? null : <Tag>已过期</Tag>}
+        </Space>
+      ),
+    },
+    {
+      title: '操作',
+      key: 'actions',
+      render: (_value, item) => (
+        <Popconfirm
+          title={`解除对 ${item.ip} 的封禁？`}
+          okText="解除"
+          cancelText="取消"
+          onConfirm={() => remove.mutate(item.ip)}
+        >
+          <Button type="link" size="small" loading={remove.isPending && remove.variables === item.ip}>
+            解除
+          </Button>
+        </Popconfirm>
+      ),
+    },
+  ];
+
+  return (
+    <Card title="IP 黑名单">
+      <Typography.Paragraph type="secondary">
+        名单中的地址访问网页和接口时得到 403，连接 SMTP 时得到 554。可填写单个 IPv4/IPv6 地址或 CIDR 网段（如
+        203.0.113.0/24、2001:db8::/32）；登录失败过多和 SMTP 滥用的地址会被自动加入并按时解除。
+      </Typography.Paragraph>
+      <Form<FormValues>
+        form={form}
+        layout="inline"
+        name="blacklist-form"
+        onFinish={(values) => submit(values)}
+      >
+        <Form.Item
+          name="ip"
+          label="IP 地址"
+          rules={[
+            { required: true, message: '请输入 IP 地址或网段' },
+            { pattern: IP_PATTERN, message: 'IP 地址或网段格式不正确' },
+          ]}
+        >
+          <Input placeholder="例如 203.0.113.7 或 203.0.113.0/24" style={{ width: 240 }} />
+        </Form.Item>
+        <Form.Item name="reason" label="原因" rules={[{ max: 200, message: '原因最多 200 个字符' }]}>
+          <Input placeholder="可不填" style={{ width: 200 }} />
+        </Form.Item>
+        <Form.Item name="expiresAt" label="到期时间">
+          <DatePicker
+            showTime
+            placeholder="不填则永久"
+            disabledDate={(date) => date.isBefore(dayjs().startOf('day'))}
+          />
+        </Form.Item>
+        <Form.Item>
+          <Button type="primary" htmlType="submit" loading={add.isPending}>
+            加入黑名单
+          </Button>
+        </Form.Item>
+      </Form>
+      <Table<BlacklistItem>
+        style={{ marginTop: 16 }}
+        rowKey="ip"
+        size="small"
+        columns={columns}
+        dataSource={list.data ?? []}
+        loading={list.isPending}
+        scroll={{ x: true }}
+        pagination={{ pageSize: 20, hideOnSinglePage: true, showTotal: (total) => `共 ${total} 条` }}
+        locale={{ emptyText: '黑名单为空' }}
+      />
+    </Card>
+  );
+}

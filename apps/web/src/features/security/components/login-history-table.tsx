@@ -1,0 +1,50 @@
+import type { LoginHistoryItem } from '@youju/contract';
+import { Card, Table, type TableProps, Tag, Tooltip } from 'antd';
+import { useState } from 'react';
+import { formatTime } from '../../../lib/dayjs';
+import { useLoginHistory } from '../api/get-login-history';
+
+/** The caller's login attempts, successful or not, newest first. */
+export function LoginHistoryTable() {
+  const [paging, setPaging] = useState({ page: 1, pageSize: 10 });
+  const history = useLoginHistory(paging.page, paging.pageSize);
+  const columns: TableProps<LoginHistoryItem>['columns'] = [
+    { title: '时间', dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
+    {
+      title: '结果',
+      dataIndex: 'success',
+      render: (success: boolean, item) =>
+        success ? (
+          <Tag color="green">成功</Tag>
+        ) : (
+          <Tag color="red">失败{item.reason ? `：${item.reason}` : ''}</Tag>
+        ),
+    },
+    { title: 'IP 地址', dataIndex: 'ip' },
+    {
+      title: '设备',
+      dataIndex: 'device',
+      render: (device: string, item) => <Tooltip title={item.userAgent || '未提供'}>{device}</Tooltip>,
+    },
+  ];
+  return (
+    <Card title="登录记录">
+      <Table<LoginHistoryItem>
+        rowKey="id"
+        size="small"
+        columns={columns}
+        dataSource={history.data?.list ?? []}
+        loading={history.isFetching}
+        scroll={{ x: true }}
+        locale={{ emptyText: '暂无登录记录' }}
+        pagination={{
+          current: paging.page,
+          pageSize: paging.pageSize,
+          total: history.data?.total ?? 0,
+          showTotal: (total) => `共 ${total} 条`,
+          onChange: (page, pageSize) => setPaging({ page, pageSize }),
+        }}
+      />
+    </Card>
+  );
+}

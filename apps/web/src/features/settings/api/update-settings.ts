@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { SettingData, UpdateSettingBody } from '@youju/contract';
+import { callApi } from '../../../lib/api-error';
+import { settingsKeys } from './get-settings';
+
+/** POST /api/user/updateSetting: only the parts and fields sent change. */
+export function updateSettings(body: UpdateSettingBody): Promise<SettingData> {
+  return callApi<SettingData>({ method: 'POST', url: '/user/updateSetting', data: body });
+}
+
+export function useUpdateSettings(onSuccess?: (data: SettingData) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateSettings,
+    onSuccess: (data) => {
+      queryClient.setQueryData(settingsKeys.all, data);
+      onSuccess?.(data);
+    },
+  });
+}

@@ -1,0 +1,414 @@
+import type { PaymentSettingsView, SystemSettingsView, UpdateSettingBody } from '@youju/contract';
+import { Button, Card, Col, Form, Input, InputNumber, Row, Select, Switch, Typography } from 'antd';
+import { useEffect, useMemo } from 'react';
+import { showSuccessMessage } from '../../../lib/feedback';
+import { useUpdateSettings } from '../api/update-settings';
+
+const MB = 1024 * 1024;
+
+interface FormValues {
+  siteName: string;
+  announcement: string;
+  registrationOpen: boolean;
+  storeOpen: boolean;
+  defaultDomainId: number | null;
+  retentionDays: number;
+  maxMessageMb: number;
+  temporaryMailboxHours: number;
+  defaultQuotaMb: number;
+  relayUrl: string;
+  sendLimitPerHour: number;
+  sendLimitPerDay: number;
+  loginMaxFailuresPerIp: number;
+  loginMaxFailuresPerAccount: number;
+  loginWindowMinutes: number;
+  loginBanMinutes: number;
+  manualEnabled: boolean;
+  manualInstructions: string;
+  epayEnabled: boolean;
+  epayGatewayUrl: string;
+  epayMerchantId: string;
+  epayKey: string;
+  epayTypes: string[];
+  siteUrl: string;
+  orderTimeoutMinutes: number;
+}
+
+function toForm(system: SystemSettingsView, payment?: PaymentSettingsView): FormValues {
+  return {
+    siteName: system.siteName,
+    announcement: system.announcement,
+    registrationOpen: system.registrationOpen,
+    storeOpen: system.storeOpen,
+    defaultDomainId: system.defaultDomainId,
+    retentionDays: system.retentionDays,
+    maxMessageMb: Math.round((system.maxMessageBytes / MB) * 100) / 100,
+    temporaryMailboxHours: system.temporaryMailboxHours,
+    defaultQuotaMb: Math.round((system.defaultQuotaBytes / MB) * 100) / 100,
+    relayUrl: system.relayUrl,
+    sendLimitPerHour: system.sendLimitPerHour,
+    sendLimitPerDay: system.sendLimitPerDay,
+    loginMaxFailuresPerIp: system.loginMaxFailuresPerIp,
+    loginMaxFailuresPerAccount: system.loginMaxFailuresPerAccount,
+    loginWindowMinutes: system.loginWindowMinutes,
+    loginBanMinutes: system.loginBanMinutes,
+    manualEnabled: payment?.manualEnabled ?? true,
+    manualInstructions: payment?.manualInstructions ?? '',
+    epayEnabled: payment?.epayEnabled ?? false,
+    epayGatewayUrl: payment?.epayGatewayUrl ?? '',
+    epayMerchantId: payment?.epayMerchantId ?? '',
+    epayKey: '',
+    epayTypes: payment?.epayTypes ?? [],
+    siteUrl: payment?.siteUrl ?? '',
+    orderTimeoutMinutes: payment?.orderTimeoutMinutes ?? 30,
+  };
+}
+
+function toBody(values: FormValues, withPayment: boolean): UpdateSettingBody {
+  const body: UpdateSettingBody = {
+    system: {
+      siteName: values.siteName,
+      announcement: values.announcement ?? '',
+      registrationOpen: values.registrationOpen,
+      storeOpen: values.storeOpen,
+      defaultDomainId: values.defaultDomainId ?? null,
+      retentionDays: values.retentionDays,
+      maxMessageBytes: Math.round(values.maxMessageMb * MB),
+      temporaryMailboxHours: values.temporaryMailboxHours,
+      defaultQuotaBytes: Math.round(values.defaultQuotaMb * MB),
+      relayUrl: values.relayUrl?.trim() ?? '',
+      sendLimitPerHour: values.sendLimitPerHour,
+      sendLimitPerDay: values.sendLimitPerDay,
+      loginMaxFailuresPerIp: values.loginMaxFailuresPerIp,
+      loginMaxFailuresPerAccount: values.loginMaxFailuresPerAccount,
+      loginWindowMinutes: values.loginWindowMinutes,
+      loginBanMinutes: values.loginBanMinutes,
+    },
+  };
+  if (withPayment) {
+    body.payment = {
+      manualEnabled: values.manualEnabled,
+      manualInstructions: values.manualInstructions ?? '',
+      epayEnabled: values.epayEnabled,
+      epayGatewayUrl: values.epayGatewayUrl?.trim() ?? '',
+      epayMerchantId: values.epayMerchantId?.trim() ?? '',
+      epayTypes: values.epayTypes ?? [],
+      siteUrl: values.siteUrl?.trim() ?? '',
+      orderTimeoutMinutes: values.orderTimeoutMinutes,
+      // Empty keeps the stored key: the key is write-only.
+      ...(values.epayKey?.trim() ? { epayKey: values.epayKey.trim() } : {}),
+    };
+  }
+  return body;
+}
+
+const required = (label: string) => ({ required: true, message: `请填写${label}` });
+
+function NumberField({
+  name,
+  label,
+  min,
+  max,
+  extra,
+  addon,
+  step,
+}: {
+  name: keyof FormValues;
+  label: string;
+  min: number;
+  max: number;
+  extra?: string;
+  addon?: string;
+  step?: number;
+}) {
+  return (
+    <Form.Item
+      name={name}
+      label={label}
+      extra={extra}
+      rules={[required(label), { type: 'number', min, max, message: `${label}应在 ${min} 到 ${max} 之间` }]}
+    >
+      <InputNumber min={min} max={max} step={step ?? 1} style={{ width: '100%' }} suffix={addon} />
+    </Form.Item>
+  );
+}
+
+/** System settings for administrators, applied at once without a restart. */
+export function SystemSettingsForm({
+  system,
+  payment,
+  domains,
+}: {
+  system: SystemSettingsView;
+  payment?: PaymentSettingsView;
+  domains: { id: number; name: string }[];
+}) {
+  const [form] = Form.useForm<FormValues>();
+  const initial = useMemo(() => toForm(system, payment), [system, payment]);
+  useEffect(() => form.setFieldsValue(initial), [form, initial]);
+  const mutation = useUpdateSettings(() => {
+    form.setFieldValue('epayKey', '');
+    showSuccessMessage('系统设置已保存，立即生效');
+  });
+
+  return (
+    <Form<FormValues>
+      form={form}
+      layout="vertical"
+      name="system-settings-form"
+      initialValues={initial}
+      onFinish={(values) => mutation.mutate(toBody(values, payment !== undefined))}
+      scrollToFirstError
+    >
+      <Card title="站点" style={{ marginBottom: 16 }}>
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            <Form.Item
+              name="siteName"
+              label="站点名称"
+              rules={[
+                required('站点名称'),
+                { whitespace: true, message: '站点名称不能为空' },
+                { max: 60, message: '站点名称最多 60 个字符' },
+              ]}
+            >
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="defaultDomainId" label="默认域名" extra="一键临时邮箱和开放接口默认使用的域名">
+              <Select
+                allowClear
+                placeholder="不指定"
+                options={domains.map((domain) => ({ value: domain.id, label: domain.name }))}
+              />
+            </Form.Item>
+          </Col>
+        </Row>
+        <Form.Item
+          name="announcement"
+          label="公告"
+          extra="显示在首页顶部；留空则不显示"
+          rules={[{ max: 2000, message: '公告最多 2000 个字符' }]}
+        >
+          <Input.TextArea rows={3} />
+        </Form.Item>
+        <Row gutter={16}>
+          <Col>
+            <Form.Item name="registrationOpen" label="开放注册" valuePropName="checked">
+              <Switch checkedChildren="开" unCheckedChildren="关" />
+            </Form.Item>
+          </Col>
+          <Col>
+            <Form.Item name="storeOpen" label="开放商店" valuePropName="checked">
+              <Switch checkedChildren="开" unCheckedChildren="关" />
+            </Form.Item>
+          </Col>
+        </Row>
+      </Card>
+
+      <Card title="邮件与邮箱" style={{ marginBottom: 16 }}>
+        <Row gutter={16}>
+          <Col xs={24} md={6}>
+            <NumberField name="retentionDays" label="邮件保留天数" min={1} max={3650} addon="天" />
+          </Col>
+          <Col xs={24} md={6}>
+            <NumberField
+              name="maxMessageMb"
+              label="单封邮件大小上限"
+              min={0.01}
+              max={200}
+              step={1}
+              addon="MB"
+            />
+          </Col>
+          <Col xs={24} md={6}>
+            <NumberField
+              name="temporaryMailboxHours"
+              label="临时邮箱有效时长"
+              min={1}
+              max={8760}
+              addon="小时"
+            />
+          </Col>
+          <Col xs={24} md={6}>
+            <NumberField
+              name="defaultQuotaMb"
+              label="默认邮箱容量"
+              min={0}
+              max={1048576}
+              addon="MB"
+              extra="0 表示不限"
+            />
+          </Col>
+        </Row>
+      </Card>
+
+      <Card title="发信" style={{ marginBottom: 16 }}>
+        <Form.Item
+          name="relayUrl"
+          label="外发中继地址"
+          extra={
+            system.relayPasswordSet
+              ? '密码已保存并打码显示；保持原样提交不会改变密码。留空则直接投递到收件方的邮件服务器。'
+              : '形如 smtp://用户名:密码@smtp.example.com:587 或 smtps://…:465；留空则直接投递到收件方的邮件服务器。'
+          }
+          rules={[{ pattern: /^(smtps?:\/\/\S+)?$/, message: '外发中继地址必须以 smtp:// 或 smtps:// 开头' }]}
+        >
+          <Input placeholder="留空则直接投递" autoComplete="off" />
+        </Form.Item>
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            <NumberField
+              name="sendLimitPerHour"
+              label="每小时发信上限"
+              min={0}
+              max={1000000}
+              addon="封"
+              extra="每个账号；0 表示不限"
+            />
+          </Col>
+          <Col xs={24} md={12}>
+            <NumberField
+              name="sendLimitPerDay"
+              label="每天发信上限"
+              min={0}
+              max={10000000}
+              addon="封"
+              extra="每个账号；0 表示不限"
+            />
+          </Col>
+        </Row>
+      </Card>
+
+      <Card title="登录保护" style={{ marginBottom: 16 }}>
+        <Row gutter={16}>
+          <Col xs={24} md={6}>
+            <NumberField
+              name="loginMaxFailuresPerIp"
+              label="单个 IP 登录失败上限"
+              min={1}
+              max={10000}
+              addon="次"
+            />
+          </Col>
+          <Col xs={24} md={6}>
+            <NumberField
+              name="loginMaxFailuresPerAccount"
+              label="单个账号登录失败上限"
+              min={1}
+              max={1000}
+              addon="次"
+            />
+          </Col>
+          <Col xs={24} md={6}>
+            <NumberField name="loginWindowMinutes" label="登录失败统计时长" min={1} max={1440} addon="分钟" />
+          </Col>
+          <Col xs={24} md={6}>
+            <NumberField
+              name="loginBanMinutes"
+              label="自动封禁时长"
+              min={0}
+              max={525600}
+              addon="分钟"
+              extra="同一 IP 失败达到上限后加入黑名单；0 表示不自动封禁"
+            />
+          </Col>
+        </Row>
+      </Card>
+
+      {payment ? (
+        <Card title="支付" style={{ marginBottom: 16 }}>
+          <Row gutter={16}>
+            <Col>
+              <Form.Item name="manualEnabled" label="人工确认收款" valuePropName="checked">
+                <Switch checkedChildren="开" unCheckedChildren="关" />
+              </Form.Item>
+            </Col>
+            <Col>
+              <Form.Item name="epayEnabled" label="易支付" valuePropName="checked">
+                <Switch checkedChildren="开" unCheckedChildren="关" />
+              </Form.Item>
+            </Col>
+          </Row>
+          <Form.Item
+            name="manualInstructions"
+            label="人工付款说明"
+            rules={[{ max: 1000, message: '人工付款说明最多 1000 个字符' }]}
+          >
+            <Input.TextArea rows={2} />
+          </Form.Item>
+          <Row gutter={16}>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="epayGatewayUrl"
+                label="易支付网关地址"
+                rules={[
+                  {
+                    pattern: /^(https?:\/\/\S+)?$/,
+                    message: '易支付网关地址必须以 http:// 或 https:// 开头',
+                  },
+                ]}
+              >
+                <Input placeholder="https://pay.example.com" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="epayMerchantId"
+                label="易支付商户号"
+                rules={[{ max: 64, message: '商户号最多 64 个字符' }]}
+              >
+                <Input />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="epayKey"
+                label="易支付密钥"
+                extra={payment.epayKeySet ? `已设置（${payment.epayKeyMasked}）；留空则保持不变` : '尚未设置'}
+                rules={[{ max: 200, message: '密钥最多 200 个字符' }]}
+              >
+                <Input.Password
+                  placeholder={payment.epayKeySet ? payment.epayKeyMasked : '填写商户密钥'}
+                  autoComplete="new-password"
+                />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item name="epayTypes" label="支付方式" extra="如 alipay、wxpay、qqpay">
+                <Select mode="tags" tokenSeparators={[',', ' ']} placeholder="输入后回车" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="siteUrl"
+                label="站点地址"
+                extra="支付回调使用；留空则按访问地址"
+                rules={[
+                  { pattern: /^(https?:\/\/\S+)?$/, message: '站点地址必须以 http:// 或 https:// 开头' },
+                ]}
+              >
+                <Input placeholder="https://mail.example.com" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <NumberField
+                name="orderTimeoutMinutes"
+                label="订单有效分钟数"
+                min={5}
+                max={1440}
+                addon="分钟"
+              />
+            </Col>
+          </Row>
+        </Card>
+      ) : null}
+
+      <Typography.Paragraph type="secondary">保存后立即生效，无需重启服务。</Typography.Paragraph>
+      <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+        保存系统设置
+      </Button>
+    </Form>
+  );
+}

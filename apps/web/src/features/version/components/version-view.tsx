@@ -1,0 +1,51 @@
+import { Card, Descriptions, Empty, Skeleton, Typography } from 'antd';
+import { MarkdownView } from '../../../components/markdown/markdown-view';
+import { formatTime } from '../../../lib/dayjs';
+import { useVersion } from '../api/get-version';
+
+const ENGINE_NAMES = { sqlite: 'SQLite（内置）', postgres: 'PostgreSQL' } as const;
+
+/** Seconds as 3 天 4 小时 5 分钟. */
+export function formatUptime(seconds: number): string {
+  const days = Math.floor(seconds / 86_400);
+  const hours = Math.floor((seconds % 86_400) / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const parts = [days ? `${days} 天` : '', hours ? `${hours} 小时` : '', `${minutes} 分钟`];
+  return parts.filter(Boolean).join(' ');
+}
+
+/** /user/version: what is running, where, since when, and what changed. */
+export function VersionView() {
+  const { data, isPending } = useVersion();
+  if (isPending) return <Skeleton active paragraph={{ rows: 6 }} />;
+  if (!data) return <Empty description="版本信息加载失败，请刷新重试" />;
+  return (
+    <>
+      <Card title="版本信息" style={{ marginBottom: 16 }}>
+        <Descriptions column={{ xs: 1, md: 2 }} bordered size="small">
+          <Descriptions.Item label="版本">{data.version}</Descriptions.Item>
+          <Descriptions.Item label="构建提交">
+            {data.commit ? (
+              <Typography.Text copyable={{ text: data.commit }}>{data.commit.slice(0, 12)}</Typography.Text>
+            ) : (
+              '未记录（非 Git 构建）'
+            )}
+          </Descriptions.Item>
+          <Descriptions.Item label="构建时间">{formatTime(data.buildDate, '未记录')}</Descriptions.Item>
+          <Descriptions.Item label="Node.js 版本">{data.node}</Descriptions.Item>
+          <Descriptions.Item label="数据库">{ENGINE_NAMES[data.engine]}</Descriptions.Item>
+          <Descriptions.Item label="数据库结构版本">{data.schemaVersion}</Descriptions.Item>
+          <Descriptions.Item label="启动时间">{formatTime(data.startedAt)}</Descriptions.Item>
+          <Descriptions.Item label="已运行">{formatUptime(data.uptimeSeconds)}</Descriptions.Item>
+        </Descriptions>
+      </Card>
+      <Card title="更新日志">
+        {data.changelog.trim() ? (
+          <MarkdownView source={data.changelog} />
+        ) : (
+          <Empty description="本版本没有附带更新日志" />
+        )}
+      </Card>
+    </>
+  );
+}
