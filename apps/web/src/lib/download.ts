@@ -54,8 +54,8 @@ export function utcOffsetMinutes(): number {
 }
 
 /**
- * Reads a file the person picked as text: UTF-8 when it is valid UTF-8 (a BOM is left for the server
- * to drop), otherwise GB18030, which is what Excel on Chinese Windows writes when saving as CSV.
+ * Reads a file the person picked as text: UTF-8 when it is valid UTF-8 (the decoder drops a BOM),
+ * otherwise GB18030, which is what Excel on Chinese Windows writes when saving as CSV.
  */
 export async function readFileText(file: Blob): Promise<string> {
   const bytes = await file.arrayBuffer();
