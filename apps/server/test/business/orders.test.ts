@@ -240,6 +240,26 @@ describe('store and orders (manual payment)', () => {
     });
     expect(again.body.error).toBe(0);
 
+    // The owner's mailbox limit is the stock: accounts plus unpaid orders.
+    const small = await ownerWithDomain(server, 'smallshop', 'smallshop.youju.test', { maxMailboxes: 1 });
+    const only = await buy({
+      domainId: small.domain.id,
+      localPart: 'only-one',
+      password: 'only-pass-1',
+      phone: newPhone(),
+      payMethod: 'manual',
+    });
+    expect(only.body.error).toBe(0);
+    const soldOut = await buy({
+      domainId: small.domain.id,
+      localPart: 'one-more',
+      password: 'more-pass-1',
+      phone: newPhone(),
+      payMethod: 'manual',
+    });
+    expect(soldOut.status).toBe(409);
+    expect(soldOut.body.msg).toMatch(/售完/);
+
     const notForSale = await ownerWithDomain(server, 'nosale', 'nosale.youju.test', { forSale: false });
     const refused = await buy({
       domainId: notForSale.domain.id,

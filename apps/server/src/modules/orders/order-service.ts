@@ -189,6 +189,35 @@ export function createOrderService(deps: {
     });
   }
 
+  /**
+   * The domain owner's `maxMailboxes` (0 = unlimited) is the stock: accounts plus unpaid orders.
+   * A paid order is delivered even past it (the buyer has paid); this only stops new orders.
+   */
+  async function soldOut(ownerId: number): Promise<boolean> {
+    const owner = await db
+      .selectFrom('system_accounts')
+      .select('max_mailboxes')
+      .where('id', '=', ownerId)
+      .executeTakeFirst();
+    if (!owner || owner.max_mailboxes <= 0) return false;
+    const [accounts, pending] = await Promise.all([
+      db
+        .selectFrom('mailboxes')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('owner_id', '=', ownerId)
+        .where('kind', '=', 'account')
+        .executeTakeFirstOrThrow(),
+      db
+        .selectFrom('orders')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('owner_id', '=', ownerId)
+        .where('status', '=', 'pending')
+        .where('expires_at', '>', Date.now())
+        .executeTakeFirstOrThrow(),
+    ]);
+    return Number(accounts.count) + Number(pending.count) >= owner.max_mailboxes;
+  }
+
   async function payMethods(): Promise<PayMethod[]> {
     const stored = await paySettings.read();
     return providers.flatMap((provider) => provider.methods(stored));
@@ -247,6 +276,7 @@ export function createOrderService(deps: {
       if (domain?.for_sale !== 1) throw ApiError.notFound('该域名的邮箱暂不出售，请选择其他域名');
       const localPart = input.localPart.toLowerCase();
       const address = `${localPart}@${domain.name}`;
+      if (await soldOut(domain.owner_id)) throw ApiError.conflict('该域名的邮箱已售完，请选择其他域名');
       await expireOverdue();
       const taken = await addressTakenReason(db, address);
       if (taken) throw ApiError.conflict(taken);
