@@ -109,21 +109,25 @@ async function youju() {
   const dataDir = await mkdtemp(join(tmpdir(), 'youju-bench-smtp-'));
   const port = await freePort();
   const smtpPort = await freePort();
-  const child = spawn(process.execPath, ['apps/server/dist/server.js'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SMTP_PORT: String(smtpPort),
-      DATA_DIR: dataDir,
-      INIT_ADMIN_USER: 'bench',
-      INIT_ADMIN_PASSWORD: 'bench-password',
-      LOG_LEVEL: 'warn',
-      MAIL_HOSTNAME: 'mx.bench.test',
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), 'apps/server/dist/server.js'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SMTP_PORT: String(smtpPort),
+        DATA_DIR: dataDir,
+        INIT_ADMIN_USER: 'bench',
+        INIT_ADMIN_PASSWORD: 'bench-password',
+        LOG_LEVEL: 'warn',
+        MAIL_HOSTNAME: 'mx.bench.test',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   const base = `http://127.0.0.1:${port}/api`;
   try {
     for (let i = 0; i < 200; i++) {

@@ -79,6 +79,28 @@ if (build.status !== 0) {
   process.exit(1);
 }
 
+/** A static check counts as one test: passed when the command exits 0. */
+function check(label, command, args) {
+  console.log(`\n=== ${label} ===`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  const passed = result.status === 0 ? 1 : 0;
+  totals.passed += passed;
+  totals.failed += 1 - passed;
+  lines.push(`${label}: ${passed} passed, ${1 - passed} failed`);
+}
+
+check('typecheck (tsc --noEmit, strict)', process.execPath, [
+  join(root, 'node_modules/typescript/bin/tsc'),
+  '-p',
+  'apps/web/tsconfig.json',
+  '--noEmit',
+]);
+check('lint and format (biome, zero warnings)', process.execPath, [
+  join(root, 'node_modules/@biomejs/biome/bin/biome'),
+  'check',
+  '--error-on-warnings',
+  '.',
+]);
 suite('contract', 'contract');
 suite('web (unit)', 'web');
 suite('server on SQLite', 'server', { YOUJU_TEST_ENGINE: 'sqlite' });

@@ -31,7 +31,7 @@ describe('domains', () => {
       'no spaces.com',
       'a@b.com',
       '-bad.com',
-      'x'.repeat(64) + '.com',
+      `${'x'.repeat(64)}.com`,
       '1.2.3.4',
       '',
     ]) {

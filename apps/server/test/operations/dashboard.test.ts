@@ -234,11 +234,11 @@ describe('getDashboard', () => {
       expect(item.value).toBeLessThanOrEqual(100);
     }
     // One spam of four received in the window; two of three deliveries succeeded.
-    expect(byName['垃圾邮件控制']).toBe(75);
-    expect(byName['投递成功率']).toBeCloseTo(66.7, 1);
+    expect(byName.垃圾邮件控制).toBe(75);
+    expect(byName.投递成功率).toBeCloseTo(66.7, 1);
     // The domain's DNS was never checked.
     expect(byName['DNS 配置']).toBe(0);
-    expect(byName['邮箱可用率']).toBe(100);
+    expect(byName.邮箱可用率).toBe(100);
   });
 
   it('is for system accounts only', async () => {
