@@ -6,6 +6,7 @@ import {
   type SMTPServerDataStream,
   type SMTPServerSession,
 } from 'smtp-server';
+import { createRateLimiter } from '../lib/rate-limiter.js';
 import {
   DeliveryError,
   type Envelope,
@@ -22,6 +23,8 @@ import { loadCertificate } from './tls-certificates.js';
  */
 export interface InboundPort {
   isBlocked(ip: string): Promise<boolean>;
+  /** counts one abusive act of a client (see ABUSE); may put its address on the blacklist */
+  reportAbuse(ip: string, act: AbuseAct): Promise<void>;
   maxMessageBytes(): Promise<number>;
   checkRecipient(address: string, declaredSize: number): Promise<RecipientCheck>;
   spool(source: Readable): Promise<Spool>;
@@ -41,6 +44,19 @@ export const SMTP_LIMITS = {
   /** idle time per command, RFC 5321 section 4.5.3.2 suggests minutes; one is plenty for us */
   socketTimeoutMs: 60_000,
 };
+
+/**
+ * Abuse that puts a client's address on the blacklist (issue 7: "automatic bans added by login
+ * throttling and SMTP abuse"): guessing addresses (a directory harvest, many RCPTs for mailboxes
+ * that do not exist) and smuggling attempts (bare CR or LF in DATA). Counted per address over a
+ * window; a legitimate sender never comes near these numbers.
+ */
+export const ABUSE = {
+  windowMs: 10 * 60_000,
+  banMinutes: 60,
+  limits: { 'unknown-recipient': 30, 'bare-line-break': 3 },
+} as const;
+export type AbuseAct = keyof typeof ABUSE.limits;
 
 export interface SmtpServerHandle {
   port: number;
@@ -115,7 +131,10 @@ export function createSmtpHandlers(port: InboundPort, log: Logger) {
       if (session.envelope.rcptTo.length >= SMTP_LIMITS.maxRecipients) throw Replies.tooManyRecipients();
       const check = await port.checkRecipient(address.address, declaredSize(session.envelope.mailFrom));
       if (check.full) throw Replies.mailboxFull();
-      if (!check.accepted) throw Replies.unknownRecipient(address.address);
+      if (!check.accepted) {
+        await port.reportAbuse(session.remoteAddress, 'unknown-recipient');
+        throw Replies.unknownRecipient(address.address);
+      }
     },
 
     async onData(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<string> {
@@ -128,6 +147,8 @@ export function createSmtpHandlers(port: InboundPort, log: Logger) {
       const spool = await port.spool(stream.pipe(guard));
       if (guard.violation) {
         await port.discard(spool);
+        if (guard.violation === 'bare-line-break')
+          await port.reportAbuse(session.remoteAddress, 'bare-line-break');
         throw violationReply(guard.violation, maxBytes);
       }
       const recipients = session.envelope.rcptTo.map((rcpt) => rcpt.address);
@@ -159,11 +180,12 @@ function callback<T>(run: () => Promise<T>, done: (error?: Error | null, value?:
 
 /**
  * Starts the inbound SMTP listener beside the HTTP server on `config.smtpPort` (0 = any free port,
- * for tests) and closes it when the app closes.
+ * for tests) and closes it when the app closes. With `secure` the same listener speaks implicit TLS
+ * from the first byte instead of offering STARTTLS (RFC 8314 section 3.3; see startSmtpsServer).
  */
 export async function startSmtpServer(
   app: FastifyInstance,
-  options: { port?: number; host?: string } = {},
+  options: { port?: number; host?: string; secure?: boolean } = {},
 ): Promise<SmtpServerHandle> {
   const { config, services } = app;
   const log: Logger = {
@@ -171,8 +193,19 @@ export async function startSmtpServer(
     warn: (message) => app.log.warn(message),
     error: (message) => app.log.error(message),
   };
+  const abuse = createRateLimiter(ABUSE.windowMs);
   const port: InboundPort = {
     isBlocked: (ip) => services.firewall.isBlocked(ip),
+    async reportAbuse(ip, act) {
+      if (abuse.hit(`${act}:${ip}`) < ABUSE.limits[act]) return;
+      abuse.reset(`${act}:${ip}`);
+      const reason =
+        act === 'unknown-recipient'
+          ? 'SMTP：大量投递到不存在的邮箱（疑似地址探测）'
+          : 'SMTP：多次发送裸 CR/LF（疑似 SMTP 走私）';
+      log.warn(`smtp: banned ${ip} for ${ABUSE.banMinutes} minutes (${act})`);
+      await services.firewall.ban(ip, reason, ABUSE.banMinutes, 'smtp');
+    },
     maxMessageBytes: () => services.inbound.maxMessageBytes(),
     checkRecipient: (address, size) => services.inbound.checkRecipient(address, size),
     spool: (source) => services.inbound.spool(source),
@@ -192,7 +225,9 @@ export async function startSmtpServer(
     // Inbound MX: no authentication (submission is a separate concern).
     disabledCommands: ['AUTH'],
     authOptional: true,
-    hideSTARTTLS: certificate === null,
+    // RFC 3207 section 4: STARTTLS only on the plain listener, and only with a certificate to offer.
+    secure: options.secure === true,
+    hideSTARTTLS: options.secure === true || certificate === null,
     ...(certificate ?? {}),
     SNICallback: services.certificates.sniCallback,
     disableReverseLookup: true,
@@ -230,11 +265,12 @@ export async function startSmtpServer(
   const address = server.server.address();
   const boundPort = typeof address === 'object' && address ? address.port : config.smtpPort;
 
-  // reloadCertificates: new STARTTLS handshakes get the new default; open sessions keep theirs.
+  // reloadCertificates: new handshakes (STARTTLS or implicit TLS) get the new default, SNI names are
+  // answered from the service at each handshake; open sessions keep theirs.
   const stopFollowingCertificates = services.certificates.onReload(() => {
     const next = services.certificates.defaultCertificate();
     if (!next) return;
-    server.options.hideSTARTTLS = false;
+    if (!options.secure) server.options.hideSTARTTLS = false;
     server.updateSecureContext(next);
   });
 
@@ -245,7 +281,7 @@ export async function startSmtpServer(
     async reloadCertificate() {
       const next = await loadCertificate(config.dataDir, config.mailHostname);
       if (!next) return false;
-      server.options.hideSTARTTLS = false;
+      if (!options.secure) server.options.hideSTARTTLS = false;
       server.updateSecureContext(next);
       return true;
     },
@@ -260,4 +296,25 @@ export async function startSmtpServer(
   // Stop taking mail before the HTTP server and the database go away.
   app.addHook('preClose', async () => handle.close());
   return handle;
+}
+
+/**
+ * The optional SMTPS listener (`SMTPS_PORT`, usually 465): implicit TLS as RFC 8314 section 3.3
+ * describes, with the same handlers and certificates as the port-25 listener. Returns null when the
+ * port is off, or when no valid certificate exists: then the listener is not started at all rather
+ * than serving a missing, expired or mismatched certificate (or smtp-server's public test key).
+ */
+export async function startSmtpsServer(
+  app: FastifyInstance,
+  options: { port?: number | null; host?: string } = {},
+): Promise<SmtpServerHandle | null> {
+  const port = options.port === undefined ? app.config.smtpsPort : options.port;
+  if (port === null) return null;
+  if (!app.services.certificates.defaultCertificate()) {
+    app.log.error(
+      `SMTPS 未启动：${app.services.certificates.certsDir} 下没有有效的证书（需要 <主机名>/fullchain.pem 与 privkey.pem，未过期且与私钥匹配）`,
+    );
+    return null;
+  }
+  return startSmtpServer(app, { port, ...(options.host ? { host: options.host } : {}), secure: true });
 }

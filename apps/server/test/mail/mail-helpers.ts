@@ -83,8 +83,8 @@ export class RawSmtpClient {
     socket.on('error', () => undefined);
   }
 
-  static async connect(port: number): Promise<RawSmtpClient> {
-    const socket = connect(port, '127.0.0.1');
+  static async connect(port: number, localAddress?: string): Promise<RawSmtpClient> {
+    const socket = connect({ port, host: '127.0.0.1', ...(localAddress ? { localAddress } : {}) });
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);
       socket.once('error', reject);
