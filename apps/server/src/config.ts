@@ -8,6 +8,10 @@ export interface Config {
   port: number;
   host: string;
   smtpPort: number;
+  /** SMTPS_PORT: implicit-TLS SMTP (RFC 8314 section 3.3), e.g. 465; null = off */
+  smtpsPort: number | null;
+  /** HTTPS_PORT: the API and web client over TLS with the certificate service; null = off */
+  httpsPort: number | null;
   dataDir: string;
   databaseUrl: string | null;
   redisUrl: string | null;
@@ -48,6 +52,12 @@ function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
     throw new ConfigError(`${name} 必须是 0 到 65535 之间的端口号，当前为 "${raw}"`);
   }
   return value;
+}
+
+/** A port that is off when unset (0 = any free port, for tests). */
+function optionalPort(env: NodeJS.ProcessEnv, name: string): number | null {
+  const raw = env[name]?.trim();
+  return raw ? port(env, name, 0) : null;
 }
 
 function optional(env: NodeJS.ProcessEnv, name: string): string | null {
@@ -142,6 +152,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Parti
     port: port(env, 'PORT', 8080),
     host,
     smtpPort: port(env, 'SMTP_PORT', 2525),
+    smtpsPort: optionalPort(env, 'SMTPS_PORT'),
+    httpsPort: optionalPort(env, 'HTTPS_PORT'),
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),

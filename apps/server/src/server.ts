@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { startSmtpServer } from './smtp/smtp-server.js';
+import { startHttpsServer } from './https-server.js';
+import { startSmtpServer, startSmtpsServer } from './smtp/smtp-server.js';
 
 /** Entry point: validate the configuration, build the app, listen, shut down cleanly. */
 async function main(): Promise<void> {
@@ -34,8 +35,13 @@ async function main(): Promise<void> {
 
   // SMTP first: app.close() (on SIGTERM) stops it before HTTP and the database.
   const smtp = await startSmtpServer(app);
+  const smtps = await startSmtpsServer(app);
+  // HTTPS registers its close hook, waits for the app to be ready, then listens.
+  const https = await startHttpsServer(app);
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`SMTP listening on ${config.host}:${smtp.port}`);
+  if (smtps) app.log.info(`SMTPS listening on ${config.host}:${smtps.port}`);
+  if (https) app.log.info(`HTTPS listening on ${config.host}:${https.port}`);
 }
 
 main().catch((error: unknown) => {

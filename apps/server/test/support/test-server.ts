@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
-import { startSmtpServer } from '../../src/smtp/smtp-server.js';
+import { startHttpsServer } from '../../src/https-server.js';
+import { startSmtpServer, startSmtpsServer } from '../../src/smtp/smtp-server.js';
 
 /**
  * The database engine a test run uses: `YOUJU_TEST_ENGINE=postgres` with `TEST_DATABASE_URL` (an
@@ -20,6 +21,10 @@ export interface TestServer {
   baseUrl: string;
   /** the inbound SMTP listener's port on 127.0.0.1 */
   smtpPort: number;
+  /** the SMTPS listener's port when `SMTPS_PORT` was given in `env` (use '0') and a certificate exists */
+  smtpsPort: number | null;
+  /** the HTTPS listener's port when `HTTPS_PORT` was given in `env` (use '0') and a certificate exists */
+  httpsPort: number | null;
   dataDir: string;
   /** Calls the API over real HTTP and returns status and parsed body. */
   api<T = any>(
@@ -58,9 +63,16 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
 
 /** Starts a real server on a loopback port with its own data directory and database. */
 export async function startTestServer(
-  options: { env?: Record<string, string>; initAdmin?: boolean; webRoot?: string | null } = {},
+  options: {
+    env?: Record<string, string>;
+    initAdmin?: boolean;
+    webRoot?: string | null;
+    /** runs on the fresh data directory before the server starts (e.g. to install certificates) */
+    prepareDataDir?: (dataDir: string) => Promise<void>;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'youju-test-'));
+  await options.prepareDataDir?.(dataDir);
   const postgres = testEngine === 'postgres' ? await createPostgresDatabase() : null;
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
@@ -77,6 +89,8 @@ export async function startTestServer(
   const config = loadConfig(env, { webRoot: options.webRoot ?? null, logLevel: 'silent' });
   const app = await buildApp(config, { logger: false });
   const smtp = await startSmtpServer(app, { port: 0, host: '127.0.0.1' });
+  const smtps = await startSmtpsServer(app, { host: '127.0.0.1' });
+  const https = await startHttpsServer(app, { host: '127.0.0.1' });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
@@ -107,6 +121,8 @@ export async function startTestServer(
     config,
     baseUrl,
     smtpPort: smtp.port,
+    smtpsPort: smtps?.port ?? null,
+    httpsPort: https?.port ?? null,
     dataDir,
     api,
     async adminToken() {

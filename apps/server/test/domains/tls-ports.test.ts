@@ -1,0 +1,179 @@
+import { X509Certificate } from 'node:crypto';
+import { request } from 'node:https';
+import { connect as connectTls, type TLSSocket } from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installCertificate, makeCertificate, type PemPair } from '../support/certificates.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+const HOST = 'mx.youju.test';
+
+/** Reads one complete SMTP reply (RFC 5321 4.2: continuation lines use `-` after the code). */
+function reply(socket: TLSSocket): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString();
+      const last = text.split('\r\n').filter(Boolean).at(-1) ?? '';
+      if (text.endsWith('\r\n') && /^\d{3} /.test(last)) {
+        socket.off('data', onData);
+        resolve(text);
+      }
+    };
+    socket.on('data', onData);
+    socket.once('error', reject);
+  });
+}
+
+async function command(socket: TLSSocket, line: string): Promise<string> {
+  const answer = reply(socket);
+  socket.write(`${line}\r\n`);
+  return answer;
+}
+
+function fingerprint(pair: PemPair): string {
+  return new X509Certificate(pair.cert).fingerprint256;
+}
+
+/** Implicit TLS (RFC 8314 section 3.3): the handshake comes first, then the 220 greeting over TLS. */
+async function smtps(port: number): Promise<{ socket: TLSSocket; greeting: string; fingerprint: string }> {
+  const socket = connectTls({ port, host: '127.0.0.1', servername: HOST, rejectUnauthorized: false });
+  const greeting = reply(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('secureConnect', resolve);
+    socket.once('error', reject);
+  });
+  return {
+    socket,
+    greeting: await greeting,
+    fingerprint: socket.getPeerX509Certificate()?.fingerprint256 ?? '',
+  };
+}
+
+/** GET over a fresh HTTPS connection with SNI; returns status, body and the presented certificate. */
+function httpsGet(
+  port: number,
+  path: string,
+  options: { token?: string; from?: string } = {},
+): Promise<{ status: number; body: any; fingerprint: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        servername: HOST,
+        rejectUnauthorized: false,
+        agent: false,
+        ...(options.from ? { localAddress: options.from } : {}),
+        headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+      },
+      (response) => {
+        const socket = response.socket as TLSSocket;
+        const presented = socket.getPeerX509Certificate()?.fingerprint256 ?? '';
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: JSON.parse(text), fingerprint: presented }),
+        );
+      },
+    );
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+describe('SMTPS and HTTPS listeners with the certificate service', () => {
+  let server: TestServer;
+  let a: PemPair;
+  let b: PemPair;
+
+  beforeAll(async () => {
+    a = makeCertificate([HOST]);
+    b = makeCertificate([HOST]);
+    server = await startTestServer({
+      env: { MAIL_HOSTNAME: HOST, SMTPS_PORT: '0', HTTPS_PORT: '0' },
+      // The listeners refuse to start without a valid certificate, so A is there from the start.
+      prepareDataDir: (dataDir) => installCertificate(dataDir, HOST, a),
+    });
+  });
+  afterAll(async () => server?.close());
+
+  it('presents A on both ports, then B after reloadCertificates, keeping an open SMTPS session', async () => {
+    const smtpsPort = server.smtpsPort;
+    const httpsPort = server.httpsPort;
+    if (!smtpsPort || !httpsPort) throw new Error('the SMTPS or HTTPS listener did not start');
+
+    const first = await smtps(smtpsPort);
+    expect(first.greeting).toMatch(/^220 /);
+    expect(first.fingerprint).toBe(fingerprint(a));
+    expect(await command(first.socket, 'EHLO client.youju.test')).toMatch(/^250[ -]/);
+
+    const before = await httpsGet(httpsPort, '/api/getVar');
+    expect(before.status).toBe(200);
+    expect(before.body).toMatchObject({ error: 0 });
+    expect(before.fingerprint).toBe(fingerprint(a));
+
+    await installCertificate(server.dataDir, HOST, b);
+    const admin = await server.adminToken();
+    const reloaded = await server.api('POST', 'user/reloadCertificates', { token: admin });
+    expect(reloaded.body.data.certificates).toEqual([
+      expect.objectContaining({ hostnames: [HOST], status: 'ok' }),
+    ]);
+
+    const second = await smtps(smtpsPort);
+    expect(second.greeting).toMatch(/^220 /);
+    expect(second.fingerprint).toBe(fingerprint(b));
+    const after = await httpsGet(httpsPort, '/api/getVar');
+    expect(after.status).toBe(200);
+    expect(after.fingerprint).toBe(fingerprint(b));
+
+    // The session opened before the reload is still there and still answers.
+    expect(await command(first.socket, 'NOOP')).toMatch(/^250 /);
+    expect(await command(first.socket, 'QUIT')).toMatch(/^221 /);
+    expect(await command(second.socket, 'QUIT')).toMatch(/^221 /);
+  });
+
+  it('sees the client address over HTTPS as over HTTP (request.ip, onRequest hooks)', async () => {
+    const httpsPort = server.httpsPort;
+    if (!httpsPort) throw new Error('the HTTPS listener did not start');
+    const admin = await server.adminToken();
+    const plain = await server.api('GET', 'getVar');
+    const secure = await httpsGet(httpsPort, '/api/getVar');
+    expect(secure.status).toBe(plain.status);
+    // permissionData is encrypted afresh for each answer; the rest is the same.
+    expect(secure.body.settings).toEqual(plain.body.settings);
+
+    // request.ip: the blacklist protects the caller's own address, named in the answer.
+    const own = await httpsGet(httpsPort, '/api/waf/addBlacklistIP?ip=127.0.0.1', { token: admin });
+    expect(own.status).toBe(409);
+    expect(own.body.msg).toMatch(/127\.0\.0\.1/);
+
+    // The firewall's onRequest hook refuses a banned address on HTTPS too, and only that one.
+    expect((await httpsGet(httpsPort, '/api/getVar', { from: '127.0.0.3' })).status).toBe(200);
+    const banned = await server.api('GET', 'waf/addBlacklistIP?ip=127.0.0.3', { token: admin });
+    expect(banned.body.error).toBe(0);
+    try {
+      expect((await httpsGet(httpsPort, '/api/getVar', { from: '127.0.0.3' })).status).toBe(403);
+      expect((await httpsGet(httpsPort, '/api/getVar')).status).toBe(200);
+    } finally {
+      await server.app.services.blacklist.remove('127.0.0.3');
+    }
+  });
+});
+
+describe('SMTPS and HTTPS without a valid certificate', () => {
+  it('refuses to start both listeners rather than serve a bad certificate', async () => {
+    const server = await startTestServer({ env: { MAIL_HOSTNAME: HOST, SMTPS_PORT: '0', HTTPS_PORT: '0' } });
+    try {
+      expect(server.smtpsPort).toBeNull();
+      expect(server.httpsPort).toBeNull();
+      // The plain listeners are unaffected.
+      expect((await server.api('GET', 'getVar')).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
