@@ -1,7 +1,7 @@
 import { DefaultMessage, type Envelope, ErrorCode, LOGIN_URL } from '@youju/contract';
 import { env } from '../config/env';
 import { clearToken, readToken } from '../stores/session-store';
-import { ApiError } from './api-error';
+import { ApiError, unwrap } from './api-error';
 import { navigateTo } from './navigation';
 
 /**
@@ -46,6 +46,56 @@ export async function downloadFile(
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
   return filename;
+}
+
+/**
+ * Fetches bytes behind the bearer token (attachments, raw sources): not the JSON envelope the shared
+ * HTTP client expects, so fetched here with the same token (never put in a URL) and the same
+ * login-expired rule. A failure still answers with the envelope, whose Chinese `msg` becomes the error.
+ */
+export async function downloadBlob(path: string): Promise<Blob> {
+  const token = readToken();
+  let response: Response;
+  try {
+    response = await fetch(`${env.apiBaseUrl}${path}`, {
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+      signal: AbortSignal.timeout(env.apiTimeoutMs),
+    });
+  } catch {
+    throw new Error('下载失败，请检查网络后重试');
+  }
+  const type = response.headers.get('content-type') ?? '';
+  if (response.ok && !type.startsWith('application/json')) return response.blob();
+  let envelope: Envelope | null = null;
+  try {
+    envelope = (await response.json()) as Envelope;
+  } catch {
+    throw new Error(`下载失败（HTTP ${response.status}），请稍后再试`);
+  }
+  if (envelope.error === ErrorCode.notLoggedIn) {
+    clearToken();
+    navigateTo(envelope.url || LOGIN_URL);
+  }
+  unwrap(envelope);
+  throw new ApiError(500, '下载失败，请稍后再试');
+}
+
+/** API.md `attachment/{id}`: one attachment of a received message, for `downloadBlob`. */
+export function attachmentPath(attachmentId: string): string {
+  return `/user/attachment/${encodeURIComponent(attachmentId)}`;
+}
+
+/** Saves a blob under a file name through a temporary link. */
+export function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 /** Minutes east of UTC of this browser, so the server writes and reads times as the operator sees them. */

@@ -14,6 +14,7 @@ import {
   Typography,
 } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { attachmentPath, downloadBlob } from '../../../lib/download';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { usePermissionStore } from '../../../stores/permission-store';
 import { useSettingsStore } from '../../../stores/settings-store';
@@ -21,6 +22,7 @@ import { useSenderChoices } from '../api/get-sender-addresses';
 import { useSendEmail } from '../api/send-email';
 import { uploadFile } from '../api/upload-file';
 import { type ComposeMode, type ComposeValues, isEmailAddress, prefill } from './compose-prefill';
+import { fetchForwardedFiles, forwardableAttachments } from './forward-attachments';
 import { hasContent, RichTextEditor } from './rich-text-editor';
 
 const TITLES: Record<ComposeMode, string> = {
@@ -117,39 +119,54 @@ function ComposeForm({
   const estimated = encodedSize(totalBytes) + new Blob([html]).size * 2;
   const tooLarge = estimated > maxBytes;
 
-  const addFiles = (files: FileList | null) => {
-    for (const file of Array.from(files ?? [])) {
-      const key = `${Date.now()}-${Math.random()}`;
-      if (file.size > maxBytes) {
-        setAttachments((list) => [
-          ...list,
-          {
-            key,
-            name: file.name,
-            size: file.size,
-            percent: 0,
-            status: 'error',
-            error: `超过单个附件上限 ${formatSize(maxBytes)}，未上传`,
-          },
-        ]);
-        continue;
-      }
-      const abort = new AbortController();
-      setAttachments((list) => [
-        ...list,
-        { key, name: file.name, size: file.size, percent: 0, status: 'uploading', abort },
-      ]);
-      uploadFile(file, (percent) => update(key, { percent }), abort.signal).then(
-        (uploaded) => update(key, { status: 'done', percent: 100, id: uploaded.id, name: uploaded.filename }),
-        (failure: unknown) =>
-          update(key, {
-            status: 'error',
-            error: failure instanceof Error ? failure.message : '上传失败，请重试',
-          }),
-      );
+  const addFailed = (name: string, size: number, message: string) =>
+    setAttachments((list) => [
+      ...list,
+      { key: `${Date.now()}-${Math.random()}`, name, size, percent: 0, status: 'error', error: message },
+    ]);
+
+  const addFile = (file: File) => {
+    const key = `${Date.now()}-${Math.random()}`;
+    if (file.size > maxBytes) {
+      addFailed(file.name, file.size, `超过单个附件上限 ${formatSize(maxBytes)}，未上传`);
+      return;
     }
+    const abort = new AbortController();
+    setAttachments((list) => [
+      ...list,
+      { key, name: file.name, size: file.size, percent: 0, status: 'uploading', abort },
+    ]);
+    uploadFile(file, (percent) => update(key, { percent }), abort.signal).then(
+      (uploaded) => update(key, { status: 'done', percent: 100, id: uploaded.id, name: uploaded.filename }),
+      (failure: unknown) =>
+        update(key, {
+          status: 'error',
+          error: failure instanceof Error ? failure.message : '上传失败，请重试',
+        }),
+    );
+  };
+
+  const addFiles = (files: FileList | null) => {
+    for (const file of Array.from(files ?? [])) addFile(file);
     if (fileInput.current) fileInput.current.value = '';
   };
+
+  // A forward carries the original's attachments: fetched with the token, then uploaded like picked files.
+  const [preparing, setPreparing] = useState(false);
+  const forwardStarted = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per opened drawer; addFile only reads setters and the limit
+  useEffect(() => {
+    const carried = mode === 'forward' ? forwardableAttachments(original) : [];
+    if (forwardStarted.current || carried.length === 0) return;
+    forwardStarted.current = true;
+    setPreparing(true);
+    void fetchForwardedFiles(
+      carried,
+      (id) => downloadBlob(attachmentPath(id)),
+      addFile,
+      (attachment, message) => addFailed(attachment.filename || '附件', attachment.size, message),
+    ).finally(() => setPreparing(false));
+  }, [mode, original]);
 
   const remove = (entry: AttachmentEntry) => {
     entry.abort?.abort();
@@ -159,7 +176,7 @@ function ComposeForm({
   const submit = async () => {
     setError(null);
     const values = await form.validateFields();
-    if (attachments.some((entry) => entry.status === 'uploading')) {
+    if (preparing || attachments.some((entry) => entry.status === 'uploading')) {
       setError('附件还在上传，请等上传完成后再发送');
       return;
     }
@@ -281,6 +298,7 @@ function ComposeForm({
           aria-label="选择附件"
           onChange={(event) => addFiles(event.currentTarget.files)}
         />
+        {preparing && <Alert type="info" showIcon message="正在添加原邮件的附件…" />}
         {attachments.length > 0 && (
           <List
             size="small"

@@ -1,6 +1,6 @@
 import { useQueries } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { downloadMailFile } from './download-mail-file';
+import { downloadBlob } from '../../../lib/download';
 import { mailKeys } from './get-inbox';
 
 /** Inline images bigger than this stay out of the message frame (they remain downloadable). */
@@ -21,7 +21,7 @@ function readAsDataUrl(blob: Blob): Promise<string> {
  * content security policy then allows images from data: only.
  */
 export async function getInlineImage(apiPath: string): Promise<string | null> {
-  const blob = await downloadMailFile(apiPath);
+  const blob = await downloadBlob(apiPath);
   if (blob.size > INLINE_IMAGE_MAX_BYTES || !blob.type.startsWith('image/')) return null;
   return readAsDataUrl(blob);
 }

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { downloadMailFile, rawPath } from './download-mail-file';
+import { downloadBlob } from '../../../lib/download';
 import { mailKeys } from './get-inbox';
 
 /** The raw source shown on screen is cut here; the download button gives the whole message. */
@@ -12,9 +12,13 @@ export interface RawSource {
   blob: Blob;
 }
 
+function rawPath(messageId: number): string {
+  return `/user/raw/${encodeURIComponent(messageId)}`;
+}
+
 /** GET /api/user/raw/{id}: the message exactly as received (.eml). */
 export async function getRawSource(id: number): Promise<RawSource> {
-  const blob = await downloadMailFile(rawPath(id));
+  const blob = await downloadBlob(rawPath(id));
   const head = await blob.slice(0, RAW_PREVIEW_BYTES).arrayBuffer();
   // Mail headers are ASCII; 8-bit bodies in other charsets show as replacement characters here.
   const text = new TextDecoder('utf-8').decode(head);

@@ -11,9 +11,9 @@ import type { MailDetail, Person } from '@youju/contract';
 import { Alert, Button, Descriptions, Empty, List, Popconfirm, Skeleton, Space, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { dayjs } from '../../../lib/dayjs';
+import { attachmentPath, downloadBlob, saveBlob } from '../../../lib/download';
 import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
 import { useDeleteEmails } from '../api/delete-emails';
-import { attachmentPath, downloadMailFile, saveBlob } from '../api/download-mail-file';
 import { useEmail } from '../api/get-email';
 import { useSetRead } from '../api/set-read';
 import { useUpdateEmail } from '../api/update-email';
@@ -54,7 +54,7 @@ function AttachmentList({ detail }: { detail: MailDetail }) {
   const download = async (id: string, filename: string) => {
     setDownloading(id);
     try {
-      saveBlob(await downloadMailFile(attachmentPath(id)), filename || '附件');
+      saveBlob(await downloadBlob(attachmentPath(id)), filename || '附件');
     } catch (error) {
       showErrorMessage(error instanceof Error ? error.message : '附件下载失败，请稍后再试');
     } finally {

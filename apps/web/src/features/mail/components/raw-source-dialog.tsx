@@ -1,6 +1,6 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Modal, Spin } from 'antd';
-import { saveBlob } from '../api/download-mail-file';
+import { saveBlob } from '../../../lib/download';
 import { useRawSource } from '../api/get-raw-source';
 
 interface RawSourceDialogProps {
