@@ -4,9 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testEngine } from '../support/test-server.js';
+import { createPostgresDatabase, testEngine } from '../support/test-server.js';
 import { sendMail } from './mail-helpers.js';
 
 /**
@@ -95,22 +94,9 @@ beforeAll(async () => {
   execFileSync('npx', ['tsc', '-b'], { cwd: repoRoot, stdio: 'pipe' });
   dataDir = await mkdtemp(join(tmpdir(), 'youju-crash-'));
   if (testEngine === 'postgres') {
-    const adminUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-    if (!adminUrl) throw new Error('TEST_DATABASE_URL is needed');
-    const name = `youju_crash_${Date.now().toString(36)}`;
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`CREATE DATABASE ${name}`);
-    await client.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    };
+    const database = await createPostgresDatabase();
+    databaseUrl = database.url;
+    dropDatabase = database.drop;
   }
 }, 180_000);
 

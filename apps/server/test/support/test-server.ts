@@ -40,7 +40,8 @@ export interface TestServer {
 export const ADMIN_USER = 'admin';
 export const ADMIN_PASSWORD = 'admin-password-1';
 
-async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A fresh PostgreSQL database on TEST_DATABASE_URL's server, and how to drop it afterwards. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
   if (!adminUrl) throw new Error('YOUJU_TEST_ENGINE=postgres needs TEST_DATABASE_URL');
   const name = `youju_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
