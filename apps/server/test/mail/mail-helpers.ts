@@ -112,9 +112,17 @@ export class RawSmtpClient {
     if (body.length > 0 && body[0] === 0x2e) body = Buffer.concat([Buffer.from('.'), body]);
     const stuffed = Buffer.from(body.toString('latin1').replace(/\r\n\./g, '\r\n..'), 'latin1');
     const ending = stuffed.length === 0 || stuffed.subarray(-2).toString() === '\r\n' ? '.\r\n' : '\r\n.\r\n';
+    // Wait for the buffer to drain, or for the socket to close: a server killed mid-DATA never
+    // drains it, and the sender must then see the failure instead of waiting forever.
     await new Promise<void>((resolve) => {
-      if (this.socket.write(stuffed)) resolve();
-      else this.socket.once('drain', resolve);
+      if (this.closed || this.socket.write(stuffed)) return resolve();
+      const done = () => {
+        this.socket.off('drain', done);
+        this.socket.off('close', done);
+        resolve();
+      };
+      this.socket.once('drain', done);
+      this.socket.once('close', done);
     });
     this.socket.write(ending);
     return this.read();
