@@ -37,6 +37,9 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          // A browser test that fails is run once more; its first failure still prints the page log
+          // (support/browser.ts), so a flake is seen and can be chased rather than hidden.
+          retry: 1,
         },
       },
     ],

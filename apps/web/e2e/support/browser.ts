@@ -1,4 +1,5 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { onTestFailed } from 'vitest';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -18,10 +19,44 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A fresh context (own local storage) per test, Chinese like the users it serves. */
+/**
+ * A fresh context (own local storage) per test, Chinese like the users it serves. When the test
+ * fails, what the page went through is printed: its navigations, script errors, console errors and
+ * failed API answers, then where it ended and what it showed, so that a failure seen once in CI
+ * can be understood afterwards.
+ */
 export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
   const page = await context.newPage();
+  const started = Date.now();
+  const events: string[] = [];
+  const note = (line: string) => events.push(`+${Date.now() - started} ms ${line}`);
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) note(`navigated to ${frame.url()}`);
+  });
+  page.on('pageerror', (error) => note(`page error: ${error.stack ?? error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning')
+      note(`console ${message.type()}: ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    if (response.url().includes('/api/') && response.status() >= 400)
+      note(`HTTP ${response.status()} ${response.request().method()} ${response.url()}`);
+  });
+  // Tests close their context in `finally`, before failure handlers run: keep what the page showed.
+  let shown = '';
+  const close = context.close.bind(context);
+  context.close = async (options) => {
+    shown = await page
+      // biome-ignore lint/performance/useDomNodeTextContent: what the screen showed is the point
+      .evaluate(() => document.body.innerText.slice(0, 3_000))
+      .catch(() => '（页面已关闭）');
+    note(`closed at ${page.url()}`);
+    return close(options);
+  };
+  onTestFailed(() => {
+    console.error([`page log of the failed test:`, ...events, 'the page showed:', shown].join('\n'));
+  });
   return { context, page };
 }
 
