@@ -72,6 +72,7 @@ describe('fixture corpus over a real SMTP socket', () => {
       for (const part of fixture.htmlContains ?? []) expect(mail.html).toContain(part);
       for (const part of fixture.htmlNotContains ?? []) expect(mail.html).not.toContain(part);
       if (fixture.cc) expect(mail.cc).toEqual(fixture.cc);
+      for (const person of fixture.toContains ?? []) expect(mail.to).toContainEqual(person);
       expect(mail.text ?? '').not.toContain('\uFFFD');
       expect(mail.subject).not.toContain('\uFFFD');
 

@@ -17,6 +17,7 @@ export interface FixtureExpectation {
   htmlContains?: string[];
   htmlNotContains?: string[];
   cc?: { name: string; address: string }[];
+  toContains?: { name: string; address: string }[];
   attachments: { filename: string; contentType: string; size: number; sha256: string }[] | null;
   inlineCid?: string;
 }

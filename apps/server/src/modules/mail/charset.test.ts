@@ -1,6 +1,6 @@
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { decodeBytes } from './charset.js';
+import { decodeBytes, isLegacyEightBit } from './charset.js';
 
 describe('decodeBytes', () => {
   const chinese = '朱镕基与王喆在堃城开会：测试邮件';
@@ -27,5 +27,14 @@ describe('decodeBytes', () => {
   it('keeps real Latin-1 text', () => {
     expect(decodeBytes(Buffer.from('café crème', 'latin1'), 'iso-8859-1')).toBe('café crème');
     expect(decodeBytes(iconv.encode('中文内容测试', 'gbk'), 'iso-8859-1')).toBe('中文内容测试');
+  });
+});
+
+describe('isLegacyEightBit', () => {
+  it('tells raw GBK and Big5 from ASCII and UTF-8', () => {
+    expect(isLegacyEightBit(iconv.encode('郑十一', 'gbk'))).toBe(true);
+    expect(isLegacyEightBit(iconv.encode('報價單', 'big5'))).toBe(true);
+    expect(isLegacyEightBit(Buffer.from('郑十一', 'utf8'))).toBe(false);
+    expect(isLegacyEightBit(Buffer.from('plain ascii', 'latin1'))).toBe(false);
   });
 });

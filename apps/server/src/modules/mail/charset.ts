@@ -139,6 +139,14 @@ export function decodeBytes(bytes: Uint8Array, label?: string | null): string {
   return sniff(bytes);
 }
 
+/**
+ * True for bytes with 8-bit characters that are not UTF-8: a header written raw by an old client in
+ * GBK or Big5, which libraries read as UTF-8 (turning it into U+FFFD or into wrong characters).
+ */
+export function isLegacyEightBit(bytes: Uint8Array): boolean {
+  return hasHighBytes(bytes) && tryDecode('utf-8', bytes) === null;
+}
+
 /** True when a string from a byte-as-UTF-8 conversion lost characters. */
 export function looksGarbled(text: string): boolean {
   return text.includes('\uFFFD');

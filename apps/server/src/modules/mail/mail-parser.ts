@@ -4,7 +4,8 @@ import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import libmime from 'libmime';
 import { type AddressObject, type AttachmentStream, MailParser, type MessageText } from 'mailparser';
-import { decodeBytes, looksGarbled } from './charset.js';
+import addressparser from 'nodemailer/lib/addressparser';
+import { decodeBytes, isLegacyEightBit, looksGarbled } from './charset.js';
 
 export interface MailPerson {
   name: string;
@@ -74,14 +75,18 @@ class TextPartDecoder extends Transform {
 /** Marks text parts whose label mailparser would not decode, so that TextPartDecoder sees them. */
 const SNIFF_CHARSET = 'x-youju-sniff';
 
+type HeaderLines = { key: string; line: string }[] | false;
+
 interface MailsplitNode {
   /** mailsplit uses `false` for "none" */
   charset?: string | false;
+  filename?: string | false;
+  headers: { lines: HeaderLines };
 }
 interface MailParserInternals {
   decoder: { decodeStream(charset: string): Transform };
   createNode(node: MailsplitNode): unknown;
-  headerLines: { key: string; line: string }[] | false;
+  headerLines: HeaderLines;
 }
 
 /**
@@ -109,6 +114,8 @@ export function createMailParser(): MailParser {
     if (label === '' || label === 'utf8' || label === 'ascii' || label === 'usascii') {
       node.charset = SNIFF_CHARSET;
     }
+    const filename = legacyFilename(node.headers.lines);
+    if (filename) node.filename = filename;
     return createNode(node);
   };
   return parser;
@@ -127,8 +134,70 @@ function people(value: AddressObject | AddressObject[] | undefined): MailPerson[
   return result.slice(0, 500);
 }
 
+/**
+ * The value of a raw header line (mailsplit keeps lines as binary strings) when it carries 8-bit
+ * bytes that are not UTF-8, decoded the way charset.ts reads unlabelled text; null when the line is
+ * ASCII or UTF-8 and the libraries' own reading stands.
+ */
+function legacyHeaderValue(lines: HeaderLines, key: string): string | null {
+  const found = lines ? lines.find((line) => line.key === key) : undefined;
+  if (!found) return null;
+  const raw = Buffer.from(found.line, 'binary');
+  const value = raw.subarray(raw.indexOf(0x3a) + 1);
+  if (!isLegacyEightBit(value)) return null;
+  return decodeBytes(value)
+    .replace(/\r?\n[ \t]/g, ' ')
+    .trim();
+}
+
+function decodeWords(text: string): string {
+  try {
+    return libmime.decodeWords(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * An attachment name written as raw GBK or Big5 bytes (no encoded word, no RFC 2231), which
+ * mailsplit would keep as Latin-1 mojibake. It takes the name from the header mailsplit takes it
+ * from: Content-Disposition's filename first, then Content-Type's name.
+ */
+function legacyFilename(lines: HeaderLines): string | null {
+  for (const [key, param] of [
+    ['content-disposition', 'filename'],
+    ['content-type', 'name'],
+  ] as const) {
+    const line = lines ? lines.find((entry) => entry.key === key) : undefined;
+    if (!line) continue;
+    const legacy = legacyHeaderValue(lines, key);
+    const value = libmime.parseHeaderValue(legacy ?? line.line.slice(line.line.indexOf(':') + 1)).params[
+      param
+    ];
+    if (!value) continue;
+    return legacy === null ? null : decodeWords(value);
+  }
+  return null;
+}
+
+/** Addresses of a raw 8-bit header (old clients write display names in GBK without encoded words). */
+function legacyPeople(lines: HeaderLines, key: string): MailPerson[] | null {
+  const value = legacyHeaderValue(lines, key);
+  if (value === null) return null;
+  const result: MailPerson[] = [];
+  const visit = (entries: ReturnType<typeof addressparser>) => {
+    for (const entry of entries) {
+      if ('group' in entry && entry.group) visit(entry.group);
+      else if ('address' in entry)
+        result.push({ name: decodeWords(entry.name ?? ''), address: (entry.address ?? '').toLowerCase() });
+    }
+  };
+  visit(addressparser(value));
+  return result.slice(0, 500);
+}
+
 /** Header values with raw 8-bit bytes (no encoded words, RFC 6532 style or just old GBK mail). */
-function rawHeaderText(lines: { key: string; line: string }[] | false, key: string): string | null {
+function rawHeaderText(lines: HeaderLines, key: string): string | null {
   if (!lines) return null;
   const found = lines.find((line) => line.key === key);
   if (!found) return null;
@@ -219,17 +288,12 @@ export async function parseMailFile(path: string): Promise<ParsedMail> {
     const headers = (parser as unknown as { headers: Map<string, unknown> | false }).headers || new Map();
     const lines = (parser as unknown as MailParserInternals).headerLines;
     let subject = typeof headers.get('subject') === 'string' ? (headers.get('subject') as string) : '';
-    if (looksGarbled(subject)) subject = rawHeaderText(lines, 'subject') ?? subject;
-    const fromList = people(headers.get('from') as AddressObject | undefined);
-    let from = fromList[0] ?? null;
-    if (from && looksGarbled(from.name)) {
-      const raw = rawHeaderText(lines, 'from');
-      const name = raw
-        ?.replace(/<[^>]*>\s*$/, '')
-        .trim()
-        .replace(/^"|"$/g, '');
-      if (name) from = { ...from, name };
-    }
+    const legacySubject = legacyHeaderValue(lines, 'subject');
+    if (legacySubject !== null) subject = decodeWords(legacySubject);
+    else if (looksGarbled(subject)) subject = rawHeaderText(lines, 'subject') ?? subject;
+    const addresses = (key: string) =>
+      legacyPeople(lines, key) ?? people(headers.get(key) as AddressObject | undefined);
+    const from = addresses('from')[0] ?? null;
     const date = headers.get('date');
     const messageText = text as MessageText | null;
     let bodyText = cut(messageText?.text);
@@ -242,8 +306,8 @@ export async function parseMailFile(path: string): Promise<ParsedMail> {
     return {
       subject: subject.slice(0, 998),
       from,
-      to: people(headers.get('to') as AddressObject | undefined),
-      cc: people(headers.get('cc') as AddressObject | undefined),
+      to: addresses('to'),
+      cc: addresses('cc'),
       date: date instanceof Date && !Number.isNaN(date.getTime()) ? date.getTime() : null,
       messageId: String(headers.get('message-id') ?? '').slice(0, 998),
       text: bodyText,
