@@ -36,5 +36,13 @@ describe('isLegacyEightBit', () => {
     expect(isLegacyEightBit(iconv.encode('報價單', 'big5'))).toBe(true);
     expect(isLegacyEightBit(Buffer.from('郑十一', 'utf8'))).toBe(false);
     expect(isLegacyEightBit(Buffer.from('plain ascii', 'latin1'))).toBe(false);
+    expect(isLegacyEightBit(Buffer.from('Иван Петров', 'utf8'))).toBe(false);
+    expect(isLegacyEightBit(Buffer.from('Ελένη', 'utf8'))).toBe(false);
+    expect(isLegacyEightBit(Buffer.from('José Müller', 'utf8'))).toBe(false);
+  });
+  it('catches GBK names whose bytes happen to be valid UTF-8', () => {
+    // D6 A3 CA AE D2 BB reads as UTF-8 "֣ʮһ" (Hebrew, IPA, Cyrillic)
+    expect(isLegacyEightBit(iconv.encode('郑十一', 'gbk'))).toBe(true);
+    expect(decodeBytes(iconv.encode('郑十一', 'gbk'))).toBe('郑十一');
   });
 });

@@ -104,7 +104,7 @@ function cjkShare(text: string): number {
 /** Bytes that are not UTF-8, decoded by guessing among the encodings Chinese mail uses. */
 function sniff(bytes: Uint8Array): string {
   const utf8 = tryDecode('utf-8', bytes);
-  if (utf8 !== null) return utf8;
+  if (utf8 !== null && !isGbkReadAsUtf8(utf8, bytes)) return utf8;
   const gb = tryDecode('gb18030', bytes);
   if (gb !== null && cjkShare(gb) > 0.6) return gb;
   const big5 = tryDecode('big5', bytes);
@@ -139,12 +139,44 @@ export function decodeBytes(bytes: Uint8Array, label?: string | null): string {
   return sniff(bytes);
 }
 
+/** Unicode blocks that GBK byte pairs land in when read as two-byte UTF-8 (U+0080 to U+07FF). */
+const TWO_BYTE_BLOCKS: [number, number][] = [
+  [0x0080, 0x024f], // Latin-1 supplement and Latin extended
+  [0x0250, 0x02ff], // IPA and spacing modifiers
+  [0x0300, 0x036f], // combining marks
+  [0x0370, 0x03ff], // Greek
+  [0x0400, 0x052f], // Cyrillic
+  [0x0530, 0x058f], // Armenian
+  [0x0590, 0x05ff], // Hebrew
+  [0x0600, 0x07ff], // Arabic, Syriac, Thaana, N'Ko
+];
+
+/**
+ * UTF-8 text that is really GBK: its characters jump between unrelated scripts (郑十一 in GBK reads
+ * as valid UTF-8 "֣ʮһ": Hebrew, IPA, Cyrillic), while the same bytes read as GB18030 are all CJK.
+ * Real names keep to one script, so "Иван" in UTF-8 stays Cyrillic.
+ */
+function isGbkReadAsUtf8(utf8: string, bytes: Uint8Array): boolean {
+  const blocks = new Set<number>();
+  for (const char of utf8) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code < 0x80) continue;
+    const block = TWO_BYTE_BLOCKS.findIndex(([from, to]) => code >= from && code <= to);
+    blocks.add(block);
+  }
+  if (blocks.size < 2 || blocks.has(-1)) return false;
+  const gb = tryDecode('gb18030', bytes);
+  return gb !== null && cjkShare(gb) === 1;
+}
+
 /**
  * True for bytes with 8-bit characters that are not UTF-8: a header written raw by an old client in
  * GBK or Big5, which libraries read as UTF-8 (turning it into U+FFFD or into wrong characters).
  */
 export function isLegacyEightBit(bytes: Uint8Array): boolean {
-  return hasHighBytes(bytes) && tryDecode('utf-8', bytes) === null;
+  if (!hasHighBytes(bytes)) return false;
+  const utf8 = tryDecode('utf-8', bytes);
+  return utf8 === null || isGbkReadAsUtf8(utf8, bytes);
 }
 
 /** True when a string from a byte-as-UTF-8 conversion lost characters. */
