@@ -121,6 +121,17 @@ describe('store and orders (manual payment)', () => {
       body: { domainId: alice.domain.id, localPart: 'bought', password: 'other-pass-1' },
     });
     expect(account.status).toBe(409);
+    const address = await server.api('POST', 'user/createEmail', {
+      token: alice.token,
+      body: { domainId: alice.domain.id, localPart: 'bought' },
+    });
+    expect(address.status).toBe(409);
+    expect(address.body.msg).toMatch(/预留/);
+    const registered = await server.api('POST', 'regEmail', {
+      body: { domainId: alice.domain.id, localPart: 'bought', password: 'other-pass-1' },
+    });
+    expect(registered.status).toBe(409);
+    expect(registered.body.msg).toMatch(/预留/);
 
     const lookup = await server.api('GET', `queryOrder?phone=${phone}`);
     expect(lookup.body.data).toHaveLength(1);

@@ -17,6 +17,7 @@ import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { createRateLimiter } from '../../lib/rate-limiter.js';
 import { HOUR, toIso } from '../../lib/time.js';
 import { randomLocalPart } from '../../lib/tokens.js';
+import { addressTakenReason } from '../email-accounts/mailbox-store.js';
 import type { FirewallService } from '../firewall/firewall-service.js';
 import type { LoginAttempt } from '../security/security-service.js';
 import type { AuthContext, ClientInfo, SessionService } from '../sessions/session-service.js';
@@ -228,13 +229,10 @@ export function createAuthService(deps: {
       for (let attempt = 0; attempt < 5; attempt++) {
         const localPart = (input.localPart ?? randomLocalPart()).toLowerCase();
         const address = `${localPart}@${domain.name}`;
-        const taken = await db
-          .selectFrom('mailboxes')
-          .select('id')
-          .where('address', '=', address)
-          .executeTakeFirst();
+        // A mailbox, or a store order that holds the name until it is paid or expires.
+        const taken = await addressTakenReason(db, address);
         if (taken) {
-          if (chosen) throw ApiError.conflict(`邮箱 ${address} 已被占用，请换一个前缀`);
+          if (chosen) throw ApiError.conflict(taken);
           continue;
         }
         const row = await db

@@ -14,6 +14,7 @@ import { ApiError } from '../../lib/api-error.js';
 import { pageOf } from '../../lib/paging.js';
 import { DAY, parseTimeInput, toIso } from '../../lib/time.js';
 import { randomLocalPart } from '../../lib/tokens.js';
+import { addressTakenReason } from '../email-accounts/mailbox-store.js';
 import type { AuthContext } from '../sessions/session-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import { sanitizeMailHtml } from './html-sanitizer.js';
@@ -385,13 +386,10 @@ export function createMailService(db: Kysely<Database>, settings: SettingsServic
       for (let attempt = 0; attempt < 5; attempt++) {
         const localPart = (input.localPart ?? randomLocalPart()).toLowerCase();
         const address = `${localPart}@${domain.name}`;
-        const taken = await db
-          .selectFrom('mailboxes')
-          .select('id')
-          .where('address', '=', address)
-          .executeTakeFirst();
+        // A mailbox, or a store order that holds the name until it is paid or expires.
+        const taken = await addressTakenReason(db, address);
         if (taken) {
-          if (chosen) throw ApiError.conflict(`邮箱地址 ${address} 已被占用，请换一个前缀`);
+          if (chosen) throw ApiError.conflict(taken);
           continue;
         }
         try {
