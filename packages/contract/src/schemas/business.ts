@@ -223,12 +223,3 @@ export const UpdatePaySettingsBody = Type.Partial(
   ]),
 );
 export type UpdatePaySettingsBody = Static<typeof UpdatePaySettingsBody>;
-
-export const ApiKeyData = Type.Object({ key: Type.String() });
-
-export const RadarDimension = Type.Object({ name: Type.String(), value: Type.Number(), max: Type.Number() });
-export const DashboardData = Type.Object({
-  totals: Type.Record(Type.String(), Type.Number()),
-  daily: Type.Array(Type.Object({ date: Type.String(), received: Type.Integer(), sent: Type.Integer() })),
-  radar: Type.Array(RadarDimension),
-});

@@ -1,4 +1,4 @@
-import type { DashboardView as DashboardData } from '@youju/contract';
+import type { DashboardView as DashboardFigures } from '@youju/contract';
 import { Alert, Card, Col, Row, Skeleton, Statistic, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useAppComponents } from '../../../components/app-components';
@@ -12,7 +12,7 @@ interface StatCard {
   hint?: string;
 }
 
-function statCards(totals: DashboardData['totals']): StatCard[] {
+function statCards(totals: DashboardFigures['totals']): StatCard[] {
   return [
     { title: '今日收信', value: totals.receivedToday },
     { title: '30 天收信', value: totals.received30d },
