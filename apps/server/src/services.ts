@@ -62,7 +62,8 @@ export function createServices(
   const domains = createDomainService(db);
   const dkim = createDkimService(db, domains);
   const paySettings = createPaySettingsStore(db);
-  const sending = createSendingModule({ db, engine, config, settings, dkim, inbound, log });
+  const personal = createPersonalSettingsService(db);
+  const sending = createSendingModule({ db, engine, config, settings, dkim, inbound, personal, log });
   const security = createSecurityService(db);
   return {
     engine,
@@ -93,7 +94,7 @@ export function createServices(
     settingsEditor: createSettingsEditor({
       db,
       settings,
-      personal: createPersonalSettingsService(db),
+      personal,
       payments: paySettings,
     }),
     version: createVersionService(engine),

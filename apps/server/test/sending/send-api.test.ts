@@ -77,6 +77,27 @@ describe('sendEmail, uploadFile and the sent folder', () => {
     expect(sentRaw.equals(raw)).toBe(true);
   });
 
+  it('puts the display name chosen in personal settings into From', async () => {
+    const named = await server.api('POST', 'user/updateSetting', {
+      token: alice.mailboxToken,
+      body: { personal: { displayName: '爱丽丝 Alice' } },
+    });
+    expect(named.body.error).toBe(0);
+    const sent = await server.api('POST', 'user/sendEmail', {
+      token: alice.mailboxToken,
+      body: { from: alice.mailboxAddress, to: [aliceInbox.address], subject: '署名', text: '有名字的发件人' },
+    });
+    expect((await settled(server, alice.mailboxToken, sent.body.data.id)).status).toBe('delivered');
+    const parsed = await simpleParser(
+      await rawOf(server, alice.mailboxToken, `sentRaw/${sent.body.data.id}`),
+    );
+    expect(parsed.from?.value).toEqual([{ name: '爱丽丝 Alice', address: alice.mailboxAddress }]);
+    await server.api('POST', 'user/updateSetting', {
+      token: alice.mailboxToken,
+      body: { personal: { displayName: '' } },
+    });
+  });
+
   it('keeps Bcc recipients out of the header and still delivers to them', async () => {
     const hidden = await server.api('POST', 'user/createEmail', {
       token: alice.userToken,

@@ -18,6 +18,8 @@ export interface ComposeAttachment {
 
 export interface ComposeInput {
   from: string;
+  /** the sender's display name (personal settings); empty for a bare address */
+  fromName?: string;
   to: string[];
   cc: string[];
   bcc: string[];
@@ -73,7 +75,7 @@ export async function composeToFile(
   const messageId = newMessageId(senderDomain);
   const text = input.text ?? (input.html ? htmlToPlainText(input.html) : '');
   const composer = new MailComposer({
-    from: input.from,
+    from: input.fromName ? { name: input.fromName, address: input.from } : input.from,
     to: input.to,
     cc: input.cc.length > 0 ? input.cc : undefined,
     bcc: input.bcc.length > 0 ? input.bcc : undefined,

@@ -5,6 +5,7 @@ import type { Engine } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { DkimService } from '../dkim/dkim-service.js';
 import type { InboundService } from '../mail/inbound-service.js';
+import type { PersonalSettingsService } from '../settings/personal-settings.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import { createDeliveryWorker, type DeliveryWorker } from './delivery-worker.js';
 import { createSendingService } from './sending-service.js';
@@ -27,9 +28,10 @@ export function createSendingModule(deps: {
   settings: SettingsService;
   dkim: DkimService;
   inbound: InboundService;
+  personal: PersonalSettingsService;
   log: Logger;
 }) {
-  const { db, engine, config, settings, dkim, inbound, log } = deps;
+  const { db, engine, config, settings, dkim, inbound, personal, log } = deps;
   const uploads = createUploadService({ db, dataDir: config.dataDir });
   let worker: DeliveryWorker | null = null;
   const sending = createSendingService({
@@ -39,6 +41,7 @@ export function createSendingModule(deps: {
     settings,
     dkim,
     uploads,
+    personal,
     onQueued: () => worker?.kick(),
   });
   worker = createDeliveryWorker({ db, config, settings, inbound, content: sending.content, log });

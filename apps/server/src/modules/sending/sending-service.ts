@@ -21,6 +21,7 @@ import { DAY, HOUR, toIso } from '../../lib/time.js';
 import type { DkimService } from '../dkim/dkim-service.js';
 import { readRaw } from '../mail/raw-store.js';
 import type { AuthContext } from '../sessions/session-service.js';
+import type { PersonalSettingsService } from '../settings/personal-settings.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import { copyFileToChunks, streamChunks } from './chunks.js';
 import { composeToFile } from './compose.js';
@@ -140,6 +141,7 @@ export interface SendingDeps {
   settings: SettingsService;
   dkim: DkimService;
   uploads: UploadService;
+  personal: PersonalSettingsService;
   /** wakes the delivery worker after a commit */
   onQueued(): void;
 }
@@ -150,7 +152,7 @@ export interface SendingDeps {
  * worker's (delivery-worker.ts).
  */
 export function createSendingService(deps: SendingDeps) {
-  const { db, engine, settings, dkim, uploads } = deps;
+  const { db, engine, settings, dkim, uploads, personal } = deps;
   const spoolDir = join(deps.dataDir, 'tmp');
 
   /**
@@ -293,9 +295,15 @@ export function createSendingService(deps: SendingDeps) {
 
       const thread = await threadOf(auth, body.inReplyTo);
       const key = await dkim.signingKeyFor(sender.domain);
+      // The display name the caller chose in /user/setting goes into From.
+      const { displayName } =
+        auth.role === 'mailbox'
+          ? await personal.get('mailbox', auth.mailboxId ?? -1)
+          : await personal.get('system', auth.accountId ?? -1);
       const composed = await composeToFile(
         {
           from: sender.address,
+          fromName: displayName,
           to,
           cc,
           bcc,
