@@ -43,6 +43,12 @@ describe('compose and sent mail in the browser', () => {
       }),
     ).address;
     fileDir = await mkdtemp(join(tmpdir(), 'youju-e2e-upload-'));
+    // What the sender set in /user/setting: the name in From and the signature under the body.
+    ok(
+      await apiAs(server.baseUrl, adminToken).post('/user/updateSetting', {
+        personal: { displayName: '张三', signature: '张三\n市场部' },
+      }),
+    );
   });
   afterAll(async () => {
     await browser?.close();
@@ -78,7 +84,9 @@ describe('compose and sent mail in the browser', () => {
 
       await drawer.getByLabel('主题').fill('季度总结：请查收');
       const body = drawer.getByRole('textbox', { name: '正文' });
-      await body.click();
+      await expect.poll(() => body.textContent()).toContain('张三市场部');
+      // The first line, above the signature.
+      await body.click({ position: { x: 12, y: 12 } });
       await page.keyboard.type('李四你好，');
       await drawer.getByRole('button', { name: '加粗' }).click();
       await page.keyboard.type('附件是季度总结');
@@ -146,10 +154,13 @@ describe('compose and sent mail in the browser', () => {
       const mail = ok(
         await apiAs(server.baseUrl, adminToken).get<{
           text: string;
+          from: { name: string; address: string };
           attachments: { filename: string; contentType: string; size: number }[];
         }>(`/user/getEmail?id=${inbox.list[0]?.id}`),
       );
       expect(mail.text).toContain('李四你好，附件是季度总结，请查收。');
+      expect(mail.text.indexOf('市场部')).toBeGreaterThan(mail.text.indexOf('请查收。'));
+      expect(mail.from).toEqual({ name: '张三', address: sender });
       expect(mail.attachments).toEqual([
         expect.objectContaining({
           filename: '季度总结.pdf',

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { ComposeDrawer } from '../../../features/compose/components/compose-drawer';
 import type { ComposeMode } from '../../../features/compose/components/compose-prefill';
 import { InboxView } from '../../../features/mail/components/inbox-view';
+import { useSettings } from '../../../features/settings/api/get-settings';
 import { usePermissionStore } from '../../../stores/permission-store';
 
 interface Composing {
@@ -20,6 +21,8 @@ export function Component() {
   const permissionData = usePermissionStore((state) => state.permissionData);
   const mailboxAddress =
     permissionData.role === 'mailbox' && typeof permissionData.name === 'string' ? permissionData.name : null;
+  // The signature the caller set in /user/setting goes into every new body.
+  const signature = useSettings().data?.personal.signature;
   const [composing, setComposing] = useState<Composing | null>(null);
 
   return (
@@ -60,6 +63,7 @@ export function Component() {
         )}
       />
       <ComposeDrawer
+        signature={signature}
         open={composing !== null}
         mode={composing?.mode ?? 'new'}
         original={composing?.original}

@@ -61,6 +61,8 @@ export interface ComposeDrawerProps {
   mode?: ComposeMode;
   /** the message answered or forwarded */
   original?: MailDetail;
+  /** the caller's signature (personal settings), placed in the body when the drawer opens */
+  signature?: string;
   onClose: () => void;
   /** called after the server queued the message */
   onSent?: (data: SendEmailData) => void;
@@ -78,6 +80,7 @@ function addressRule(label: string) {
 function ComposeForm({
   mode,
   original,
+  signature,
   onClose,
   onSent,
 }: Omit<ComposeDrawerProps, 'open'> & { mode: ComposeMode }) {
@@ -93,8 +96,8 @@ function ComposeForm({
   const domains = choices.data?.domains ?? [];
 
   const initial: ComposeValues = useMemo(
-    () => prefill(mode, original, addresses, addresses[0] ?? ''),
-    [mode, original, addresses],
+    () => prefill(mode, original, addresses, addresses[0] ?? '', signature),
+    [mode, original, addresses, signature],
   );
   const [form] = Form.useForm<ComposeValues>();
   // A system user's addresses arrive after the drawer opens: fill From once they do.
@@ -361,7 +364,14 @@ function ComposeForm({
  * name on its domains); recipients are checked as typed; attachments upload at once with their
  * percentage shown; the limits are explained before sending.
  */
-export function ComposeDrawer({ open, mode = 'new', original, onClose, onSent }: ComposeDrawerProps) {
+export function ComposeDrawer({
+  open,
+  mode = 'new',
+  original,
+  signature,
+  onClose,
+  onSent,
+}: ComposeDrawerProps) {
   return (
     <Drawer
       open={open}
@@ -377,6 +387,7 @@ export function ComposeDrawer({ open, mode = 'new', original, onClose, onSent }:
           key={`${mode}-${original?.id ?? 'new'}`}
           mode={mode}
           original={original}
+          signature={signature}
           onClose={onClose}
           onSent={onSent}
         />

@@ -55,6 +55,16 @@ describe('compose prefill', () => {
     expect(values.inReplyTo).toBeUndefined();
   });
 
+  it('puts the signature under the blank first line, above any quote', () => {
+    const signature = '张三\r\n市场部 <电话 123>';
+    const block = '<p>-- <br>张三<br>市场部 &lt;电话 123&gt;</p>';
+    expect(prefill('new', undefined, [], 'me@mine.test', signature).html).toBe(`<p><br></p>${block}`);
+    const reply = prefill('reply', original, ['me@mine.test'], 'me@mine.test', signature).html;
+    expect(reply.startsWith(`<p><br></p>${block}`)).toBe(true);
+    expect(reply.indexOf(block)).toBeLessThan(reply.indexOf('写道'));
+    expect(prefill('new', undefined, [], 'me@mine.test', '  ').html).toBe('');
+  });
+
   it('validates addresses as people type them', () => {
     expect(isEmailAddress('zhang.san+tag@example.com')).toBe(true);
     expect(isEmailAddress('张三@例子.中国')).toBe(true);

@@ -46,18 +46,39 @@ function formatDate(iso: string): string {
 }
 
 /**
+ * The signature block under the cursor's blank line: the conventional "-- " separator line
+ * (RFC 3676 section 4.3), then the signature's lines as the user wrote them.
+ */
+export function signatureHtml(signature: string | undefined): string {
+  const text = (signature ?? '').replace(/\r\n/g, '\n').trim();
+  if (!text) return '';
+  return `<p>-- <br>${escapeHtml(text).replace(/\n/g, '<br>')}</p>`;
+}
+
+/**
  * The starting values of the compose drawer. Answers go to the original sender (reply) or to
  * everyone on it except ourselves (reply all), thread by the original's Message-ID, and quote its
  * text; a forward carries the original's header lines and text. `own` lists our addresses, so
- * that we neither answer ourselves nor lose the address the mail came in on.
+ * that we neither answer ourselves nor lose the address the mail came in on. `signature` comes
+ * from the caller's personal settings.
  */
 export function prefill(
   mode: ComposeMode,
   original: MailDetail | undefined,
   own: string[],
   defaultFrom: string,
+  signature?: string,
 ): ComposeValues {
-  const empty: ComposeValues = { from: defaultFrom, to: [], cc: [], bcc: [], subject: '', html: '' };
+  // The signature sits under the blank line the user writes on, above any quoted original.
+  const start = `<p><br></p>${signatureHtml(signature)}`;
+  const empty: ComposeValues = {
+    from: defaultFrom,
+    to: [],
+    cc: [],
+    bcc: [],
+    subject: '',
+    html: signatureHtml(signature) ? start : '',
+  };
   if (mode === 'new' || !original) return empty;
   const mine = new Set(own.map((address) => address.toLowerCase()));
   const from = mine.has(original.address.toLowerCase()) ? original.address : defaultFrom;
@@ -77,7 +98,7 @@ export function prefill(
       ...empty,
       from,
       subject: prefixed('Fwd', original.subject),
-      html: `<p><br></p><p>${header}</p><p>${quotedText(original)}</p>`,
+      html: `${start}<p>${header}</p><p>${quotedText(original)}</p>`,
     };
   }
 
@@ -95,7 +116,7 @@ export function prefill(
     cc,
     bcc: [],
     subject: prefixed('Re', original.subject),
-    html: `<p><br></p><p>${quoteHead}</p><blockquote style="margin:0 0 0 8px;padding-left:8px;border-left:2px solid #ccc">${quotedText(original)}</blockquote>`,
+    html: `${start}<p>${quoteHead}</p><blockquote style="margin:0 0 0 8px;padding-left:8px;border-left:2px solid #ccc">${quotedText(original)}</blockquote>`,
     ...(original.messageId ? { inReplyTo: original.messageId } : {}),
   };
 }
