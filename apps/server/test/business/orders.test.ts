@@ -253,6 +253,12 @@ describe('store and orders (manual payment)', () => {
 
     // The owner's mailbox limit is the stock: accounts plus unpaid orders.
     const small = await ownerWithDomain(server, 'smallshop', 'smallshop.youju.test', { maxMailboxes: 1 });
+    const stockOf = async (id: number) =>
+      (await server.api('GET', 'getAdminDomains')).body.data.find(
+        (domain: { id: number }) => domain.id === id,
+      )?.stock;
+    expect(await stockOf(small.domain.id)).toBe(1);
+    expect(await stockOf(bob.domain.id)).toBeNull();
     const only = await buy({
       domainId: small.domain.id,
       localPart: 'only-one',
@@ -270,6 +276,7 @@ describe('store and orders (manual payment)', () => {
     });
     expect(soldOut.status).toBe(409);
     expect(soldOut.body.msg).toMatch(/售完/);
+    expect(await stockOf(small.domain.id)).toBe(0);
 
     const notForSale = await ownerWithDomain(server, 'nosale', 'nosale.youju.test', { forSale: false });
     const refused = await buy({

@@ -5,6 +5,7 @@ import { ApiError } from '../../lib/api-error.js';
 import { toIso } from '../../lib/time.js';
 import { generateDkimKey } from '../dkim/dkim-keys.js';
 import { storeDkimKey } from '../dkim/dkim-service.js';
+import { remainingStock } from '../email-accounts/mailbox-store.js';
 import type { AuthContext } from '../sessions/session-service.js';
 import { displayDomainName, normalizeDomainName } from './domain-name.js';
 
@@ -144,14 +145,19 @@ export function createDomainService(db: Kysely<Database>) {
         .execute();
     },
 
-    /** Domains whose mailboxes are for sale (getAdminDomains). */
-    async forSale(): Promise<{ id: number; name: string; price: number }[]> {
-      return db
+    /** Domains whose mailboxes are for sale (getAdminDomains), with what their owner can still sell. */
+    async forSale(): Promise<{ id: number; name: string; price: number; stock: number | null }[]> {
+      const rows = await db
         .selectFrom('domains')
-        .select(['id', 'name', 'price'])
+        .select(['id', 'name', 'price', 'owner_id'])
         .where('for_sale', '=', 1)
         .orderBy('name')
         .execute();
+      const stocks = new Map<number, number | null>();
+      for (const ownerId of new Set(rows.map((row) => row.owner_id))) {
+        stocks.set(ownerId, await remainingStock(db, ownerId));
+      }
+      return rows.map(({ owner_id, ...row }) => ({ ...row, stock: stocks.get(owner_id) ?? null }));
     },
   };
 }

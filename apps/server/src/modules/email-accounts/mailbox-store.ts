@@ -60,6 +60,40 @@ export async function addressTakenReason(
 }
 
 /**
+ * Mailboxes an owner can still sell: its `maxMailboxes` (0 = unlimited, shown as null) less its
+ * accounts and its unpaid, unexpired orders. A paid order is delivered even past it (the buyer has
+ * paid); the stock only stops new orders.
+ */
+export async function remainingStock(
+  db: Executor,
+  ownerId: number,
+  now = Date.now(),
+): Promise<number | null> {
+  const owner = await db
+    .selectFrom('system_accounts')
+    .select('max_mailboxes')
+    .where('id', '=', ownerId)
+    .executeTakeFirst();
+  if (!owner || owner.max_mailboxes <= 0) return null;
+  const [accounts, pending] = await Promise.all([
+    db
+      .selectFrom('mailboxes')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('owner_id', '=', ownerId)
+      .where('kind', '=', 'account')
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('owner_id', '=', ownerId)
+      .where('status', '=', 'pending')
+      .where('expires_at', '>', now)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return Math.max(0, owner.max_mailboxes - Number(accounts.count) - Number(pending.count));
+}
+
+/**
  * Refuses when the domain owner's `maxMailboxes` (0 = unlimited) is reached. On PostgreSQL the
  * owner's row is locked for the rest of the transaction so that two creations cannot both take the
  * last place; SQLite transactions already write one at a time.

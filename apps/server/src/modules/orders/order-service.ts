@@ -17,7 +17,7 @@ import { hashPassword } from '../../lib/passwords.js';
 import { createRateLimiter } from '../../lib/rate-limiter.js';
 import { HOUR, toIso } from '../../lib/time.js';
 import { displayDomainName } from '../domains/domain-name.js';
-import { addressTakenReason } from '../email-accounts/mailbox-store.js';
+import { addressTakenReason, remainingStock } from '../email-accounts/mailbox-store.js';
 import { epayProvider } from '../payments/epay-provider.js';
 import { manualProvider } from '../payments/manual-provider.js';
 import type { PaymentNotice, PaymentProvider } from '../payments/payment-provider.js';
@@ -189,33 +189,8 @@ export function createOrderService(deps: {
     });
   }
 
-  /**
-   * The domain owner's `maxMailboxes` (0 = unlimited) is the stock: accounts plus unpaid orders.
-   * A paid order is delivered even past it (the buyer has paid); this only stops new orders.
-   */
   async function soldOut(ownerId: number): Promise<boolean> {
-    const owner = await db
-      .selectFrom('system_accounts')
-      .select('max_mailboxes')
-      .where('id', '=', ownerId)
-      .executeTakeFirst();
-    if (!owner || owner.max_mailboxes <= 0) return false;
-    const [accounts, pending] = await Promise.all([
-      db
-        .selectFrom('mailboxes')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('owner_id', '=', ownerId)
-        .where('kind', '=', 'account')
-        .executeTakeFirstOrThrow(),
-      db
-        .selectFrom('orders')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('owner_id', '=', ownerId)
-        .where('status', '=', 'pending')
-        .where('expires_at', '>', Date.now())
-        .executeTakeFirstOrThrow(),
-    ]);
-    return Number(accounts.count) + Number(pending.count) >= owner.max_mailboxes;
+    return (await remainingStock(db, ownerId)) === 0;
   }
 
   async function payMethods(): Promise<PayMethod[]> {

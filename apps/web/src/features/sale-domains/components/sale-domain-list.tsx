@@ -9,8 +9,9 @@ export function formatYuan(fen: number): string {
   return (fen / 100).toFixed(2);
 }
 
-function stockText(stock: SaleDomain['stock']): string {
-  return stock === null || stock === undefined ? '库存充足' : `剩余 ${stock} 个`;
+export function stockText(stock: SaleDomain['stock']): string {
+  if (stock === null || stock === undefined) return '库存充足';
+  return stock > 0 ? `剩余 ${stock} 个` : '已售完';
 }
 
 /** Domains whose mailboxes the store sells, with their price per mailbox; `onBuy` adds a 购买 button. */
@@ -39,8 +40,14 @@ export function SaleDomainList({ onBuy }: { onBuy?: (domain: SaleDomain) => void
             <Statistic title="邮箱价格" value={formatYuan(domain.price)} suffix="元 / 个" />
             <Typography.Text type="secondary">{stockText(domain.stock)}</Typography.Text>
             {onBuy && (
-              <Button type="primary" block style={{ marginTop: 12 }} onClick={() => onBuy(domain)}>
-                购买
+              <Button
+                type="primary"
+                block
+                style={{ marginTop: 12 }}
+                disabled={domain.stock === 0}
+                onClick={() => onBuy(domain)}
+              >
+                {domain.stock === 0 ? '已售完' : '购买'}
               </Button>
             )}
           </Card>
