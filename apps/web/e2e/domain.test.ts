@@ -79,6 +79,20 @@ describe('/user/domain (issue 5)', () => {
 
     // The list shows the stored status.
     await row.getByText('部分正确').waitFor();
+
+    // A second, ed25519 selector signs beside RSA; both keys are listed with their records.
+    await row.getByRole('button', { name: 'DKIM 记录' }).click();
+    await dkimDialog.getByRole('button', { name: '添加 Ed25519 签名' }).click();
+    await page
+      .locator('.ant-popconfirm')
+      .getByRole('button', { name: /添\s*加/ })
+      .click();
+    const edRow = dkimDialog.getByRole('row', { name: /Ed25519/ });
+    await edRow.getByText('签名中').waitFor();
+    await expect(edRow.textContent()).resolves.toMatch(/v=DKIM1; k=ed25519; p=/);
+    await dkimDialog.getByRole('row', { name: /RSA/ }).getByText('签名中').waitFor();
+    await expect(dkimDialog.getByRole('button', { name: '添加 Ed25519 签名' }).count()).resolves.toBe(0);
+    await dkimDialog.getByRole('button', { name: '关 闭' }).click();
     await context.close();
   });
 

@@ -38,9 +38,11 @@ describe('DKIM keys', () => {
     expect(JSON.stringify(body)).not.toMatch(/PRIVATE KEY/);
   });
 
-  it('signs with the key signingKeyFor returns, which the published key verifies', async () => {
+  it('signs with the key signingKeysFor returns, which the published key verifies', async () => {
     const domain = await addDomain(server, admin, 'signer.youju.test');
-    const signing = await server.app.services.dkim.signingKeyFor('Signer.Youju.Test.');
+    const keys = await server.app.services.dkim.signingKeysFor('Signer.Youju.Test.');
+    expect(keys).toHaveLength(1);
+    const signing = keys[0];
     expect(signing).toMatchObject({ domain: 'signer.youju.test', algorithm: 'rsa' });
     const { body } = await server.api('GET', `user/getDkim?id=${domain.id}`, { token: admin });
     expect(signing?.selector).toBe(body.data.selector);
@@ -48,7 +50,7 @@ describe('DKIM keys', () => {
       .update('header hash')
       .sign(signing?.privateKey ?? '');
     expect(createVerify('sha256').update('header hash').verify(body.data.publicKey, signature)).toBe(true);
-    expect(await server.app.services.dkim.signingKeyFor('unknown.youju.test')).toBeNull();
+    expect(await server.app.services.dkim.signingKeysFor('unknown.youju.test')).toEqual([]);
   });
 
   it('rotates to a new selector, keeps the old key published until removed', async () => {
@@ -68,7 +70,9 @@ describe('DKIM keys', () => {
       [newSelector, true],
       [oldSelector, false],
     ]);
-    expect((await server.app.services.dkim.signingKeyFor('rotate.youju.test'))?.selector).toBe(newSelector);
+    expect((await server.app.services.dkim.signingKeysFor('rotate.youju.test'))[0]?.selector).toBe(
+      newSelector,
+    );
 
     const refused = await server.api('POST', 'user/removeDkimKey', {
       token: admin,

@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { dkimVerify } from 'mailauth';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendMail } from '../mail/mail-helpers.js';
@@ -334,5 +335,51 @@ describe('sendEmail, uploadFile and the sent folder', () => {
       '<orig-1@elsewhere.example>',
       '<orig-2@elsewhere.example>',
     ]);
+  });
+
+  it('signs with ed25519 beside RSA once the domain has an ed25519 key; both verify', async () => {
+    const rotated = await server.api('POST', 'user/rotateDkim', {
+      token: bob.userToken,
+      body: { id: bob.domainId, algorithm: 'ed25519' },
+    });
+    expect(rotated.body.error).toBe(0);
+    const records = new Map<string, string>(
+      rotated.body.data.keys.map((key: { record: { name: string; value: string } }) => [
+        key.record.name,
+        key.record.value,
+      ]),
+    );
+    const ed = rotated.body.data.keys.find((key: { algorithm: string }) => key.algorithm === 'ed25519');
+    const bobInbox = await server.api('POST', 'user/createEmail', {
+      token: bob.userToken,
+      body: { domainId: bob.domainId, localPart: 'inbox' },
+    });
+    const sent = await server.api('POST', 'user/sendEmail', {
+      token: bob.mailboxToken,
+      body: {
+        from: bob.mailboxAddress,
+        to: [bobInbox.body.data.address],
+        subject: '双签名',
+        text: '两种算法',
+      },
+    });
+    expect((await settled(server, bob.mailboxToken, sent.body.data.id)).status).toBe('delivered');
+    const raw = await rawOf(server, bob.mailboxToken, `sentRaw/${sent.body.data.id}`);
+    const result = await dkimVerify(raw, {
+      resolver: async (name: string, type: string) => {
+        const value = type === 'TXT' ? records.get(name) : undefined;
+        if (value) return [value.match(/.{1,255}/g) ?? []];
+        throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+      },
+    });
+    // Both signatures pass against their published records: RSA (the active key) and ed25519.
+    expect(result.results.map((entry) => [entry.selector, entry.status.result]).sort()).toEqual(
+      [
+        [rotated.body.data.selector, 'pass'],
+        [ed.selector, 'pass'],
+      ].sort(),
+    );
+    const header = raw.subarray(0, raw.indexOf('\r\n\r\n')).toString();
+    expect(header).toMatch(new RegExp(`a=ed25519-sha256;[^]*s=${ed.selector};`));
   });
 });

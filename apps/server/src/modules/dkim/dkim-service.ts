@@ -7,7 +7,7 @@ import type { DomainService } from '../domains/domain-service.js';
 import type { AuthContext } from '../sessions/session-service.js';
 import { dkimRecord, type GeneratedDkimKey, generateDkimKey, nextSelector } from './dkim-keys.js';
 
-/** What the outbound queue signs with (issue "sending"): the active RSA key of the sender's domain. */
+/** What the outbound queue signs with (issue "sending"): an active key of the sender's domain. */
 export interface SigningKey {
   domain: string;
   selector: string;
@@ -165,31 +165,31 @@ export function createDkimService(db: Kysely<Database>, domains: DomainService) 
     },
 
     /**
-     * The key outgoing mail from `domainName` is signed with (RFC 6376 section 5): the active RSA
-     * key, or null when the domain is not ours.
+     * The keys outgoing mail from `domainName` is signed with (RFC 6376 section 5): the active RSA
+     * key, then the active ed25519 key if the domain has one (RFC 8463 asks signers to keep RSA
+     * beside it); empty when the domain is not ours.
      */
-    async signingKeyFor(domainName: string): Promise<SigningKey | null> {
+    async signingKeysFor(domainName: string): Promise<SigningKey[]> {
       const domain = await db
         .selectFrom('domains')
         .select(['id', 'name'])
         .where('name', '=', domainName.trim().toLowerCase().replace(/\.$/, ''))
         .executeTakeFirst();
-      if (!domain) return null;
+      if (!domain) return [];
       await ensureKey(domain.id);
-      const row = await db
+      const rows = await db
         .selectFrom('domain_dkim_keys')
         .selectAll()
         .where('domain_id', '=', domain.id)
-        .where('algorithm', '=', 'rsa')
         .where('active', '=', 1)
-        .executeTakeFirst();
-      if (!row) return null;
-      return {
+        .orderBy('algorithm', 'desc')
+        .execute();
+      return rows.map((row) => ({
         domain: domain.name,
         selector: row.selector,
         algorithm: row.algorithm,
         privateKey: row.private_key,
-      };
+      }));
     },
   };
 }

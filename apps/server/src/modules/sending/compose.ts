@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { dkimSign } from 'mailauth';
 import DKIM from 'nodemailer/lib/dkim';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { SigningKey } from '../dkim/dkim-service.js';
@@ -61,13 +62,15 @@ class Measure extends Transform {
  * Builds the message with nodemailer's MailComposer (MIME per RFC 2045–2049, UTF-8 headers as
  * RFC 2047 encoded words, RFC 2231 file names, Date and Message-ID per RFC 5322 section 3.6,
  * In-Reply-To and References per section 3.6.4; Bcc is left out of the header, section 3.6.3),
- * signs it with the sender domain's DKIM key (RFC 6376, relaxed/relaxed, rsa-sha256) when there is
- * one, and streams the result into a file under `spoolDir`. Attachments stream from the database;
- * the signer buffers bodies above 1 MiB on disk, so a large message is never held in memory.
+ * signs it with the sender domain's DKIM keys (RFC 6376, relaxed/relaxed): the RSA key as the message
+ * streams out (rsa-sha256), and an ed25519 key if the domain has one (RFC 8463, ed25519-sha256) in a
+ * second pass over the written file, so that receivers which know ed25519 can check either
+ * signature. Attachments stream from the database; the RSA signer buffers bodies above 1 MiB on
+ * disk and the ed25519 pass reads the file, so a large message is never held in memory.
  */
 export async function composeToFile(
   input: ComposeInput,
-  key: SigningKey | null,
+  keys: SigningKey[],
   spoolDir: string,
 ): Promise<ComposedMessage> {
   await mkdir(spoolDir, { recursive: true });
@@ -97,20 +100,54 @@ export async function composeToFile(
   });
   const mime = composer.compile();
   let source: Readable = mime.createReadStream();
-  if (key) {
+  const rsa = keys.find((key) => key.algorithm === 'rsa');
+  if (rsa) {
     const signer = new DKIM({
-      domainName: key.domain,
-      keySelector: key.selector,
-      privateKey: key.privateKey,
+      domainName: rsa.domain,
+      keySelector: rsa.selector,
+      privateKey: rsa.privateKey,
       cacheDir: spoolDir,
       cacheTreshold: 1024 * 1024,
     });
     source = signer.sign(source);
   }
+  const ed25519 = keys.filter((key) => key.algorithm === 'ed25519');
   const path = join(spoolDir, `outbound-${Date.now()}-${randomUUID()}.eml`);
   const measure = new Measure();
   try {
-    await pipeline(source, measure, createWriteStream(path, { highWaterMark: CHUNK_BYTES }));
+    if (ed25519.length === 0) {
+      await pipeline(source, measure, createWriteStream(path, { highWaterMark: CHUNK_BYTES }));
+    } else {
+      const unsigned = `${path}.rsa`;
+      try {
+        await pipeline(source, createWriteStream(unsigned, { highWaterMark: CHUNK_BYTES }));
+        const signed = await dkimSign(createReadStream(unsigned, { highWaterMark: CHUNK_BYTES }), {
+          signingDomain: senderDomain,
+          selector: ed25519[0]?.selector ?? '',
+          privateKey: ed25519[0]?.privateKey ?? '',
+          signatureData: ed25519.map((key) => ({
+            signingDomain: key.domain,
+            selector: key.selector,
+            privateKey: key.privateKey,
+            algorithm: 'ed25519-sha256',
+            canonicalization: 'relaxed/relaxed',
+          })),
+        });
+        if (signed.errors?.length) throw signed.errors[0];
+        // The signatures go in front of the RSA-signed message (RFC 6376 section 5.6).
+        const header = Buffer.from(signed.signatures, 'latin1');
+        await pipeline(
+          async function* () {
+            yield header;
+            yield* createReadStream(unsigned, { highWaterMark: CHUNK_BYTES });
+          },
+          measure,
+          createWriteStream(path, { highWaterMark: CHUNK_BYTES }),
+        );
+      } finally {
+        await rm(unsigned, { force: true });
+      }
+    }
   } catch (error) {
     await rm(path, { force: true });
     throw error;

@@ -294,7 +294,7 @@ export function createSendingService(deps: SendingDeps) {
       if (estimate > maxMessageBytes) throw tooLarge();
 
       const thread = await threadOf(auth, body.inReplyTo);
-      const key = await dkim.signingKeyFor(sender.domain);
+      const keys = await dkim.signingKeysFor(sender.domain);
       // The display name the caller chose in /user/setting goes into From.
       const { displayName } =
         auth.role === 'mailbox'
@@ -319,7 +319,7 @@ export function createSendingService(deps: SendingDeps) {
           references: thread.references,
           date: new Date(),
         },
-        key,
+        keys,
         spoolDir,
       );
       try {

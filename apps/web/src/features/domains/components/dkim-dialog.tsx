@@ -17,6 +17,7 @@ export function DkimDialog({ domain, onClose }: DkimDialogProps) {
   const rotate = useRotateDkim((data) => showSuccessMessage(`已生成新密钥，选择器 ${data.selector}`));
   const remove = useRemoveDkimKey(() => showSuccessMessage('旧密钥已删除'));
   const dkim = dkimQuery.data;
+  const hasEd25519 = dkim?.keys?.some((key) => key.algorithm === 'ed25519' && key.active) ?? false;
 
   return (
     <Modal
@@ -35,6 +36,17 @@ export function DkimDialog({ domain, onClose }: DkimDialogProps) {
           >
             <Button loading={rotate.isPending}>轮换密钥</Button>
           </Popconfirm>
+          {dkim && !hasEd25519 && (
+            <Popconfirm
+              title="添加 Ed25519 签名？"
+              description="生成 Ed25519 密钥（RFC 8463）作为第二个选择器，与 RSA 同时签名。请把它的 TXT 记录也加入 DNS；不支持 Ed25519 的收件方仍按 RSA 验证。"
+              okText="添加"
+              cancelText="取消"
+              onConfirm={() => rotate.mutateAsync({ id: domain.id, algorithm: 'ed25519' })}
+            >
+              <Button loading={rotate.isPending}>添加 Ed25519 签名</Button>
+            </Popconfirm>
+          )}
           <Button type="primary" onClick={onClose}>
             关闭
           </Button>
@@ -81,7 +93,25 @@ export function DkimDialog({ domain, onClose }: DkimDialogProps) {
               dataSource={dkim.keys}
               columns={[
                 { title: '选择器', dataIndex: 'selector' },
-                { title: '算法', dataIndex: 'algorithm', render: (value: string) => value.toUpperCase() },
+                {
+                  title: '算法',
+                  dataIndex: 'algorithm',
+                  render: (value: string) => (value === 'ed25519' ? 'Ed25519' : value.toUpperCase()),
+                },
+                {
+                  title: '记录值',
+                  key: 'record',
+                  width: 260,
+                  render: (_value, key) => (
+                    <Typography.Text
+                      copyable={{ text: key.record.value, tooltips: ['复制记录值', '已复制'] }}
+                      ellipsis={{ tooltip: key.record.value }}
+                      style={{ maxWidth: 220 }}
+                    >
+                      {key.record.value}
+                    </Typography.Text>
+                  ),
+                },
                 {
                   title: '状态',
                   dataIndex: 'active',
