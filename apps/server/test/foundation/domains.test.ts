@@ -77,7 +77,12 @@ describe('domains', () => {
     });
     expect(edit.body.data).toMatchObject({ publicRegistration: true, forSale: true, price: 990 });
     const forSale = await server.api('GET', 'getAdminDomains');
-    expect(forSale.body.data).toContainEqual({ id: aliceDomain.id, name: 'alice.youju.test', price: 990 });
+    expect(forSale.body.data).toContainEqual({
+      id: aliceDomain.id,
+      name: 'alice.youju.test',
+      price: 990,
+      stock: null,
+    });
   });
 
   it('enforces the per-user domain limit', async () => {

@@ -161,10 +161,11 @@ function isGbkReadAsUtf8(utf8: string, bytes: Uint8Array): boolean {
   for (const char of utf8) {
     const code = char.codePointAt(0) ?? 0;
     if (code < 0x80) continue;
-    const block = TWO_BYTE_BLOCKS.findIndex(([from, to]) => code >= from && code <= to);
-    blocks.add(block);
+    // Three- and four-byte characters (CJK among them): real UTF-8 text, stop looking.
+    if (code >= 0x800) return false;
+    blocks.add(TWO_BYTE_BLOCKS.findIndex(([from, to]) => code >= from && code <= to));
   }
-  if (blocks.size < 2 || blocks.has(-1)) return false;
+  if (blocks.size < 2) return false;
   const gb = tryDecode('gb18030', bytes);
   return gb !== null && cjkShare(gb) === 1;
 }

@@ -10,8 +10,8 @@ import type { Database, NewMessageRow } from '../../db/schema.js';
 import type { FilterAction, FilterService } from '../filters/filter-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import type { MailEvents } from './mail-events.js';
-import { MessageLimitError, type ParsedMail, parseMailFile } from './mail-parser.js';
-import { insertRawFromFile } from './raw-store.js';
+import { MessageLimitError, type ParsedMail, parseMail } from './mail-parser.js';
+import { insertRaw } from './raw-store.js';
 
 /**
  * Why a delivery did not happen, in terms the SMTP layer maps to reply codes; the service knows
@@ -40,10 +40,25 @@ export class DeliveryError extends Error {
   }
 }
 
+/**
+ * A received message between DATA and the commit: held in memory when small (most mail), in a
+ * file under `DATA_DIR/tmp` when larger, so that a big message is never held whole in memory.
+ * Either way it was read from the socket exactly once.
+ */
 export interface Spool {
-  path: string;
+  /** the spool file, or null when the message is held in `bytes` */
+  path: string | null;
+  bytes: Buffer | null;
   size: number;
   sha256: string;
+}
+
+/** Messages up to this size stay in memory between DATA and the commit (saves a file round trip). */
+export const MEMORY_SPOOL_BYTES = 512 * 1024;
+
+/** The spooled message's content, wherever it is held. */
+export function spoolSource(spool: Spool): string | Buffer {
+  return spool.bytes ?? spool.path ?? Buffer.alloc(0);
 }
 
 export interface Envelope {
@@ -135,28 +150,49 @@ export function createInboundService(deps: {
       return { accepted: !full, full };
     },
 
-    /** Writes a (guarded) DATA stream to a temporary file, hashing it on the way. */
+    /**
+     * Reads a (guarded) DATA stream once, hashing it on the way: into memory up to
+     * MEMORY_SPOOL_BYTES, past that into a temporary file (what was read so far first).
+     */
     async spool(source: Readable): Promise<Spool> {
-      await mkdir(spoolDir, { recursive: true });
-      const path = join(spoolDir, `${Date.now()}-${randomUUID()}.eml`);
       const hash = createHash('sha256');
       let size = 0;
-      source.on('data', (chunk: Buffer) => {
+      const take = (chunk: Buffer) => {
         size += chunk.length;
         hash.update(chunk);
-      });
+        return chunk;
+      };
+      const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+      const head: Buffer[] = [];
+      let path: string | null = null;
       try {
-        await pipeline(source, createWriteStream(path, { highWaterMark: 256 * 1024 }));
+        for (;;) {
+          if (size > MEMORY_SPOOL_BYTES) break;
+          const next = await chunks.next();
+          if (next.done)
+            return { path: null, bytes: Buffer.concat(head, size), size, sha256: hash.digest('hex') };
+          head.push(take(next.value));
+        }
+        await mkdir(spoolDir, { recursive: true });
+        path = join(spoolDir, `${Date.now()}-${randomUUID()}.eml`);
+        await pipeline(
+          async function* () {
+            yield* head.splice(0);
+            for (let next = await chunks.next(); !next.done; next = await chunks.next())
+              yield take(next.value);
+          },
+          createWriteStream(path, { highWaterMark: 256 * 1024 }),
+        );
       } catch (error) {
-        await rm(path, { force: true });
+        if (path) await rm(path, { force: true });
         if (isStorageFull(error)) throw new DeliveryError('storage-full', 'spool disk full');
         throw new DeliveryError('storage', `spool failed: ${(error as Error).message}`);
       }
-      return { path, size, sha256: hash.digest('hex') };
+      return { path, bytes: null, size, sha256: hash.digest('hex') };
     },
 
     async discard(spool: Spool): Promise<void> {
-      await rm(spool.path, { force: true });
+      if (spool.path) await rm(spool.path, { force: true });
     },
 
     /**
@@ -180,7 +216,7 @@ export function createInboundService(deps: {
 
         let parsed: ParsedMail;
         try {
-          parsed = await parseMailFile(spool.path);
+          parsed = await parseMail(spoolSource(spool));
         } catch (error) {
           if (error instanceof MessageLimitError) throw new DeliveryError('limits', error.message);
           throw error;
@@ -224,7 +260,7 @@ export function createInboundService(deps: {
         log.error(`storing a message failed: ${(error as Error).message}`);
         throw new DeliveryError('storage', 'store failed');
       } finally {
-        await rm(spool.path, { force: true });
+        if (spool.path) await rm(spool.path, { force: true });
       }
     },
   };
@@ -240,7 +276,7 @@ export function createInboundService(deps: {
       // PostgreSQL's default, but a server configured with synchronous_commit=off would otherwise
       // acknowledge mail that a crash can still lose.
       if (engine === 'postgres') await sql`set local synchronous_commit = on`.execute(trx);
-      const rawId = await insertRawFromFile(trx, spool.path, spool.size, spool.sha256);
+      const rawId = await insertRaw(trx, spoolSource(spool), spool.size, spool.sha256);
       const now = Date.now();
       const snippet = snippetOf(parsed.text ?? '');
       const ids: number[] = [];
@@ -302,7 +338,9 @@ export type InboundService = ReturnType<typeof createInboundService>;
  * targets that mailparser's HTML-to-text conversion leaves in (`[http://…]`, `[cid:…]`).
  */
 export function snippetOf(text: string): string {
+  // The preview needs 200 characters; cleaning a long body whole would cost more than parsing it.
   return text
+    .slice(0, 4_000)
     .replace(/\[(?:https?:|cid:|mailto:)[^\]\s]*\]/gi, ' ')
     .replace(/\s+/g, ' ')
     .trim()

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { type Readable, Transform, type TransformCallback } from 'node:stream';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import libmime from 'libmime';
 import { type AddressObject, type AttachmentStream, MailParser, type MessageText } from 'mailparser';
@@ -256,15 +256,22 @@ async function runParser(
   return { parser, text };
 }
 
+/** A message held in memory, or read from its file in 256 KiB chunks. */
+function openSource(source: string | Buffer): Readable {
+  return typeof source === 'string'
+    ? createReadStream(source, { highWaterMark: 256 * 1024 })
+    : Readable.from([source], { objectMode: false });
+}
+
 /**
- * Parses a stored message file, streaming: attachments are counted and hashed, never held. A
- * failure never loses the message (it is stored raw regardless): what could be read is returned,
- * with `error` set, and headers fall back to a plain read of the header block.
+ * Parses a received message (in memory, or a file path), streaming: attachments are counted and
+ * hashed, never held. A failure never loses the message (it is stored raw regardless): what could
+ * be read is returned, with `error` set, and headers fall back to a plain read of the header block.
  */
-export async function parseMailFile(path: string): Promise<ParsedMail> {
+export async function parseMail(message: string | Buffer): Promise<ParsedMail> {
   const attachments: StoredAttachment[] = [];
   try {
-    const source = createReadStream(path, { highWaterMark: 256 * 1024 });
+    const source = openSource(message);
     const { parser, text } = await runParser(source, async (attachment, index) => {
       let size = 0;
       attachment.content.on('data', (chunk: Buffer) => {
@@ -301,7 +308,7 @@ export async function parseMailFile(path: string): Promise<ParsedMail> {
     if (!bodyText?.trim() && !html && attachments.length === 0) {
       // Nothing readable came out (a multipart whose boundary never appears, for instance): show
       // the body as text rather than an empty message.
-      bodyText = (await readHead(path)).body || bodyText;
+      bodyText = (await readHead(message)).body || bodyText;
     }
     return {
       subject: subject.slice(0, 998),
@@ -319,21 +326,24 @@ export async function parseMailFile(path: string): Promise<ParsedMail> {
     if ((error as { code?: string }).code === 'EMAXLEN') {
       throw new MessageLimitError((error as Error).message);
     }
-    return fallbackParse(path, attachments, String((error as Error).message ?? error));
+    return fallbackParse(message, attachments, String((error as Error).message ?? error));
   }
 }
 
 /** The first 512 KiB of a message split into header block and body text. */
-async function readHead(path: string): Promise<{ headerBytes: Buffer; body: string }> {
-  const handle = await open(path, 'r');
-  const buffer = Buffer.alloc(512 * 1024);
-  let length = 0;
-  try {
-    length = (await handle.read(buffer, 0, buffer.length, 0)).bytesRead;
-  } finally {
-    await handle.close();
+async function readHead(message: string | Buffer): Promise<{ headerBytes: Buffer; body: string }> {
+  let head: Buffer;
+  if (typeof message === 'string') {
+    const handle = await open(message, 'r');
+    const buffer = Buffer.alloc(512 * 1024);
+    try {
+      head = buffer.subarray(0, (await handle.read(buffer, 0, buffer.length, 0)).bytesRead);
+    } finally {
+      await handle.close();
+    }
+  } else {
+    head = message.subarray(0, 512 * 1024);
   }
-  const head = buffer.subarray(0, length);
   const split = head.indexOf('\r\n\r\n') >= 0 ? head.indexOf('\r\n\r\n') : head.indexOf('\n\n');
   const headerBytes = split >= 0 ? head.subarray(0, split) : head;
   const body = split >= 0 ? decodeBytes(head.subarray(split)).trim() : '';
@@ -342,11 +352,11 @@ async function readHead(path: string): Promise<{ headerBytes: Buffer; body: stri
 
 /** Reads the header block by hand when the MIME structure defeated the parser. */
 async function fallbackParse(
-  path: string,
+  message: string | Buffer,
   attachments: StoredAttachment[],
   error: string,
 ): Promise<ParsedMail> {
-  const { headerBytes, body } = await readHead(path);
+  const { headerBytes, body } = await readHead(message);
   const lines = headerBytes
     .toString('binary')
     .replace(/\r?\n[ \t]+/g, ' ')

@@ -7,14 +7,15 @@ import type { Database } from '../../db/schema.js';
 export const RAW_CHUNK_BYTES = 256 * 1024;
 
 /**
- * Copies a spooled message file into `raw_messages` / `message_raw_chunks` inside the caller's
- * transaction, one chunk in memory at a time, and returns the raw id. The commit of that
- * transaction is what makes the message durable (SQLite synchronous=FULL, PostgreSQL
- * synchronous_commit=on), so the chunks and the metadata rows appear together or not at all.
+ * Copies a spooled message (held in memory, or a file read one chunk at a time) into
+ * `raw_messages` / `message_raw_chunks` inside the caller's transaction and returns the raw id.
+ * The commit of that transaction is what makes the message durable (SQLite synchronous=FULL,
+ * PostgreSQL synchronous_commit=on), so the chunks and the metadata rows appear together or not
+ * at all.
  */
-export async function insertRawFromFile(
+export async function insertRaw(
   trx: Transaction<Database>,
-  path: string,
+  source: string | Buffer,
   size: number,
   sha256: string,
 ): Promise<number> {
@@ -23,7 +24,14 @@ export async function insertRawFromFile(
     .values({ size, sha256, created_at: Date.now() })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const handle = await open(path, 'r');
+  if (typeof source !== 'string') {
+    for (let seq = 0; seq * RAW_CHUNK_BYTES < size; seq++) {
+      const data = source.subarray(seq * RAW_CHUNK_BYTES, Math.min(size, (seq + 1) * RAW_CHUNK_BYTES));
+      await trx.insertInto('message_raw_chunks').values({ raw_id: raw.id, seq, data }).execute();
+    }
+    return raw.id;
+  }
+  const handle = await open(source, 'r');
   try {
     let position = 0;
     let seq = 0;
