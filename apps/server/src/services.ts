@@ -3,6 +3,8 @@ import type pg from 'pg';
 import type { Config } from './config.js';
 import type { Engine } from './db/database.js';
 import type { Database } from './db/schema.js';
+import { createDatabaseRateLimits } from './lib/database-rate-limits.js';
+import { memoryRateLimits } from './lib/rate-limiter.js';
 import { createApiKeyService } from './modules/api-keys/api-key-service.js';
 import { createAuthService } from './modules/auth/auth-service.js';
 import { createCardService } from './modules/cards/card-service.js';
@@ -44,6 +46,8 @@ export function createServices(
   log: Logger,
   pool: pg.Pool | null = null,
 ) {
+  // Several processes share one PostgreSQL, so their limits count there; SQLite is one process.
+  const rateLimits = engine === 'postgres' ? createDatabaseRateLimits(db) : memoryRateLimits();
   const sessions = createSessionService(db);
   const settings = createSettingsService(db);
   const firewall = createFirewallService(db);
@@ -67,6 +71,7 @@ export function createServices(
   const security = createSecurityService(db);
   return {
     engine,
+    rateLimits,
     sessions,
     settings,
     firewall,
@@ -74,7 +79,16 @@ export function createServices(
     mailEvents,
     inbound,
     mail,
-    auth: createAuthService({ db, config, sessions, settings, log, firewall, history: security }),
+    auth: createAuthService({
+      db,
+      config,
+      sessions,
+      settings,
+      log,
+      firewall,
+      history: security,
+      rateLimits,
+    }),
     systemAccounts: createSystemAccountService(db, sessions),
     domains,
     dkim,
@@ -85,9 +99,9 @@ export function createServices(
       log,
     }),
     emailAccounts: createEmailAccountService({ db, engine, domains, settings }),
-    cards: createCardService({ db, engine, domains, settings }),
+    cards: createCardService({ db, engine, domains, settings, rateLimits }),
     paySettings,
-    orders: createOrderService({ db, settings, paySettings }),
+    orders: createOrderService({ db, settings, paySettings, rateLimits }),
     ...sending,
     // Running the service (issue 7)
     security,

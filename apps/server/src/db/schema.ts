@@ -27,6 +27,7 @@ export interface Database {
   sent_messages: SentMessageTable;
   sent_message_chunks: SentMessageChunkTable;
   outbound_queue: OutboundQueueTable;
+  rate_counters: RateCounterTable;
 }
 
 export interface SystemAccountTable {
@@ -343,3 +344,12 @@ export interface OutboundQueueTable {
   delivered_at: number | null;
 }
 export type OutboundQueueRow = Selectable<OutboundQueueTable>;
+
+/** Events of one rate limit, key and time bucket, shared by processes (migration 035). */
+export interface RateCounterTable {
+  name: string;
+  key: string;
+  bucket: number;
+  count: number;
+  expires_at: number;
+}

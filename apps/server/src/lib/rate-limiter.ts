@@ -53,3 +53,29 @@ export function createRateLimiter(windowMs: number, maxKeys = 100_000): RateLimi
     },
   };
 }
+
+/** A named limit as the services use it; asynchronous so that it can live in the database. */
+export interface RateLimit {
+  /** Records one event; resolves to how many the key has in the window, this one included. */
+  hit(key: string): Promise<number>;
+  count(key: string): Promise<number>;
+  reset(key: string): Promise<void>;
+}
+
+/**
+ * Where the limits live: in this process (SQLite, one process) or in the shared database, so that
+ * several processes against one PostgreSQL count together (PRODUCT.md "Shape of the system").
+ * `name` tells limits apart; one name is always used with one window.
+ */
+export type RateLimits = (name: string, windowMs: number) => RateLimit;
+
+export function memoryRateLimits(): RateLimits {
+  return (_name, windowMs) => {
+    const limiter = createRateLimiter(windowMs);
+    return {
+      hit: async (key) => limiter.hit(key),
+      count: async (key) => limiter.count(key),
+      reset: async (key) => limiter.reset(key),
+    };
+  };
+}

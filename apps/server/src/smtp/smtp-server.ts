@@ -6,7 +6,6 @@ import {
   type SMTPServerDataStream,
   type SMTPServerSession,
 } from 'smtp-server';
-import { createRateLimiter } from '../lib/rate-limiter.js';
 import {
   DeliveryError,
   type Envelope,
@@ -193,12 +192,12 @@ export async function startSmtpServer(
     warn: (message) => app.log.warn(message),
     error: (message) => app.log.error(message),
   };
-  const abuse = createRateLimiter(ABUSE.windowMs);
+  const abuse = services.rateLimits('smtp-abuse', ABUSE.windowMs);
   const port: InboundPort = {
     isBlocked: (ip) => services.firewall.isBlocked(ip),
     async reportAbuse(ip, act) {
-      if (abuse.hit(`${act}:${ip}`) < ABUSE.limits[act]) return;
-      abuse.reset(`${act}:${ip}`);
+      if ((await abuse.hit(`${act}:${ip}`)) < ABUSE.limits[act]) return;
+      await abuse.reset(`${act}:${ip}`);
       const reason =
         act === 'unknown-recipient'
           ? 'SMTP：大量投递到不存在的邮箱（疑似地址探测）'

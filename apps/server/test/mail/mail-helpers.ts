@@ -195,6 +195,7 @@ export interface MailWorld {
   adminToken: string;
   userToken: string;
   userId: number;
+  username: string;
   domainId: number;
   domain: string;
 }
@@ -219,7 +220,14 @@ export async function createUserWithDomain(server: TestServer, label: string): P
     body: { name: domain, publicRegistration: true },
   });
   if (added.body.error !== 0) throw new Error(JSON.stringify(added.body));
-  return { adminToken, userToken, userId: created.body.data.id, domainId: added.body.data.id, domain };
+  return {
+    adminToken,
+    userToken,
+    userId: created.body.data.id,
+    username,
+    domainId: added.body.data.id,
+    domain,
+  };
 }
 
 export async function createAddress(

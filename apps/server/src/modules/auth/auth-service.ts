@@ -14,7 +14,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
-import { createRateLimiter } from '../../lib/rate-limiter.js';
+import type { RateLimits } from '../../lib/rate-limiter.js';
 import { HOUR, toIso } from '../../lib/time.js';
 import { randomLocalPart } from '../../lib/tokens.js';
 import { addressTakenReason } from '../email-accounts/mailbox-store.js';
@@ -45,9 +45,11 @@ export function createAuthService(deps: {
   firewall?: FirewallService;
   /** the login history of /user/safe (issue 7) */
   history?: { recordLogin(attempt: LoginAttempt): Promise<void> };
+  rateLimits: RateLimits;
 }) {
-  const { db, config, sessions, settings, log, firewall, history } = deps;
+  const { db, config, sessions, settings, log, firewall, history, rateLimits } = deps;
   const throttle = createLoginThrottle({
+    rateLimits,
     limits: async () => {
       const current = await settings.get();
       return {
@@ -69,7 +71,7 @@ export function createAuthService(deps: {
       throw error;
     }
   }
-  const registrations = createRateLimiter(HOUR);
+  const registrations = rateLimits('registrations', HOUR);
 
   async function adminExists(): Promise<boolean> {
     const row = await db
@@ -157,7 +159,7 @@ export function createAuthService(deps: {
         await record({ ...attempt, success: false, reason: '账号已停用' });
         throw ApiError.forbidden('该账号已被停用，请联系管理员');
       }
-      throttle.succeeded(`system:${username}`);
+      await throttle.succeeded(`system:${username}`);
       await record({ ...attempt, success: true });
       await db
         .updateTable('system_accounts')
@@ -200,7 +202,7 @@ export function createAuthService(deps: {
         await record({ ...attempt, success: false, reason: '邮箱已过期' });
         throw ApiError.forbidden('该邮箱已过期，请续期后再登录');
       }
-      throttle.succeeded(`mailbox:${address}`);
+      await throttle.succeeded(`mailbox:${address}`);
       await record({ ...attempt, success: true });
       const token = await sessions.issue('mailbox', mailbox.id, client);
       return { token, email: mailbox.address };
@@ -213,7 +215,7 @@ export function createAuthService(deps: {
     async regEmail(input: RegEmailBody, client: ClientInfo): Promise<RegEmailData> {
       const current = await settings.get();
       if (!current.registrationOpen) throw ApiError.forbidden('本站暂未开放注册');
-      if (registrations.hit(client.ip) > REGISTRATIONS_PER_HOUR) {
+      if ((await registrations.hit(client.ip)) > REGISTRATIONS_PER_HOUR) {
         throw ApiError.tooMany('注册过于频繁，请一小时后再试', 3600);
       }
       const domain = await db

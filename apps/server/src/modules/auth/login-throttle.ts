@@ -1,5 +1,5 @@
 import { ApiError } from '../../lib/api-error.js';
-import { createRateLimiter, type RateLimiter } from '../../lib/rate-limiter.js';
+import { memoryRateLimits, type RateLimit, type RateLimits } from '../../lib/rate-limiter.js';
 
 /** The throttling settings (system settings `login*`, editable without restart). */
 export interface ThrottleLimits {
@@ -18,6 +18,8 @@ export const DEFAULT_THROTTLE_LIMITS: ThrottleLimits = {
 };
 
 export interface ThrottleOptions {
+  /** where failures are counted (in memory by default) */
+  rateLimits?: RateLimits;
   /** read on every check, so that a change of the settings applies at once */
   limits?: () => Promise<ThrottleLimits>;
   /** puts an address on the blacklist (modules/firewall) */
@@ -31,17 +33,18 @@ export interface ThrottleOptions {
  * the IP on the blacklist for a while".
  */
 export function createLoginThrottle(options: ThrottleOptions = {}) {
+  const rateLimits = options.rateLimits ?? memoryRateLimits();
   let windowMinutes = 0;
-  let byIp: RateLimiter = createRateLimiter(1);
-  let byAccount: RateLimiter = createRateLimiter(1);
+  let byIp: RateLimit = rateLimits('login-ip:0', 1);
+  let byAccount: RateLimit = rateLimits('login-account:0', 1);
 
   async function current(): Promise<ThrottleLimits> {
     const limits = options.limits ? await options.limits() : DEFAULT_THROTTLE_LIMITS;
     if (limits.windowMinutes !== windowMinutes) {
       // A new window length starts the counts afresh.
       windowMinutes = limits.windowMinutes;
-      byIp = createRateLimiter(windowMinutes * 60_000);
-      byAccount = createRateLimiter(windowMinutes * 60_000);
+      byIp = rateLimits(`login-ip:${windowMinutes}`, windowMinutes * 60_000);
+      byAccount = rateLimits(`login-account:${windowMinutes}`, windowMinutes * 60_000);
     }
     return limits;
   }
@@ -50,10 +53,10 @@ export function createLoginThrottle(options: ThrottleOptions = {}) {
     async check(ip: string, account: string): Promise<void> {
       const limits = await current();
       const retryAfter = limits.windowMinutes * 60;
-      if (byIp.count(ip) >= limits.maxPerIp) {
+      if ((await byIp.count(ip)) >= limits.maxPerIp) {
         throw ApiError.tooMany(`登录失败次数过多，请 ${limits.windowMinutes} 分钟后再试`, retryAfter);
       }
-      if (byAccount.count(account.toLowerCase()) >= limits.maxPerAccount) {
+      if ((await byAccount.count(account.toLowerCase())) >= limits.maxPerAccount) {
         throw ApiError.tooMany(
           `该账号登录失败次数过多，已临时锁定，请 ${limits.windowMinutes} 分钟后再试`,
           retryAfter,
@@ -62,8 +65,8 @@ export function createLoginThrottle(options: ThrottleOptions = {}) {
     },
     async failed(ip: string, account: string): Promise<void> {
       const limits = await current();
-      const failures = byIp.hit(ip);
-      byAccount.hit(account.toLowerCase());
+      const failures = await byIp.hit(ip);
+      await byAccount.hit(account.toLowerCase());
       if (failures >= limits.maxPerIp && limits.banMinutes > 0 && options.ban) {
         await options.ban(
           ip,
@@ -71,11 +74,11 @@ export function createLoginThrottle(options: ThrottleOptions = {}) {
           limits.banMinutes,
         );
         // The blacklist refuses the address from now on; the count starts over once the ban ends.
-        byIp.reset(ip);
+        await byIp.reset(ip);
       }
     },
-    succeeded(account: string): void {
-      byAccount.reset(account.toLowerCase());
+    async succeeded(account: string): Promise<void> {
+      await byAccount.reset(account.toLowerCase());
     },
   };
 }

@@ -18,7 +18,7 @@ import { ApiError } from '../../lib/api-error.js';
 import { toCsv } from '../../lib/csv.js';
 import { pageOf } from '../../lib/paging.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
-import { createRateLimiter } from '../../lib/rate-limiter.js';
+import type { RateLimits } from '../../lib/rate-limiter.js';
 import { DAY, toIso } from '../../lib/time.js';
 import { displayDomainName } from '../domains/domain-name.js';
 import type { DomainService } from '../domains/domain-service.js';
@@ -71,9 +71,10 @@ export function createCardService(deps: {
   engine: Engine;
   domains: DomainService;
   settings: SettingsService;
+  rateLimits: RateLimits;
 }) {
-  const { db, engine, domains, settings } = deps;
-  const wrongAttempts = createRateLimiter(WRONG_WINDOW_MS);
+  const { db, engine, domains, settings, rateLimits } = deps;
+  const wrongAttempts = rateLimits('wrong-card-codes', WRONG_WINDOW_MS);
 
   function scoped(auth: AuthContext) {
     let query = db
@@ -91,9 +92,10 @@ export function createCardService(deps: {
     return row;
   }
 
-  function refuseWrong(ip: string, message: string): never {
-    wrongAttempts.hit(ip);
-    throw ApiError.badRequest(message);
+  /** Counts a wrong code (or password) against the IP; the caller throws what this returns. */
+  async function refuseWrong(ip: string, message: string): Promise<ApiError> {
+    await wrongAttempts.hit(ip);
+    return ApiError.badRequest(message);
   }
 
   /** The domain a card redeems on: its own, or (a card without one) an open domain in its scope. */
@@ -275,20 +277,20 @@ export function createCardService(deps: {
      * goes on, so a code works once however many requests race, on SQLite and PostgreSQL alike.
      */
     async redeem(input: VerCardBody, client: ClientInfo): Promise<VerCardData> {
-      if (wrongAttempts.count(client.ip) >= MAX_WRONG_PER_IP) {
+      if ((await wrongAttempts.count(client.ip)) >= MAX_WRONG_PER_IP) {
         throw ApiError.tooMany(
           `卡密输入错误次数过多，请 ${WRONG_WINDOW_MS / 60_000} 分钟后再试`,
           WRONG_WINDOW_MS / 1000,
         );
       }
       const normalized = normalizeCardCode(input.code);
-      if (!normalized) refuseWrong(client.ip, WRONG_CODE);
+      if (!normalized) throw await refuseWrong(client.ip, WRONG_CODE);
       const card = await db
         .selectFrom('cards')
         .selectAll()
         .where('code_hash', '=', cardCodeHash(normalized))
         .executeTakeFirst();
-      if (!card || !sameCardCode(card.code, normalized)) refuseWrong(client.ip, WRONG_CODE);
+      if (!card || !sameCardCode(card.code, normalized)) throw await refuseWrong(client.ip, WRONG_CODE);
       if (card.status === 'disabled') throw ApiError.forbidden('该卡密已被停用，请联系卖家');
       if (card.status === 'used') throw ApiError.conflict(CARD_USED);
 
@@ -319,7 +321,7 @@ export function createCardService(deps: {
           throw ApiError.conflict(`邮箱 ${address} 已被占用，请换一个前缀`);
         }
         if (!(await verifyPassword(input.password, existing.password_hash))) {
-          refuseWrong(
+          throw await refuseWrong(
             client.ip,
             `邮箱 ${address} 已存在，密码不正确：续期请填写该邮箱的密码，新开邮箱请换一个前缀`,
           );

@@ -15,7 +15,6 @@ import {
 import type { onRequestAsyncHookHandler } from 'fastify';
 import { ApiError } from '../../lib/api-error.js';
 import { Envelope, ok } from '../../lib/envelope.js';
-import { createRateLimiter } from '../../lib/rate-limiter.js';
 import { caller } from '../../plugins/authentication.js';
 
 /** Calls one key may make per minute (long polls included). */
@@ -29,8 +28,8 @@ const security = [{ apiKey: [] }];
  * the same envelope and the same rules as the owner's own calls. Rate-limited per key.
  */
 export const openRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { apiKeys, mail, openApi } = app.services;
-  const perKey = createRateLimiter(60_000);
+  const { apiKeys, mail, openApi, rateLimits } = app.services;
+  const perKey = rateLimits('open-api-keys', 60_000);
   const headerName = API_KEY_HEADER.toLowerCase();
 
   const requireApiKey: onRequestAsyncHookHandler = async (request) => {
@@ -40,7 +39,7 @@ export const openRoutes: FastifyPluginAsyncTypebox = async (app) => {
       throw ApiError.forbidden(`缺少 API 密钥：请在请求头 ${API_KEY_HEADER} 中提供（在“接口”页面获取）`);
     const auth = await apiKeys.authenticate(key);
     if (!auth) throw ApiError.forbidden('API 密钥无效或已被重置，请在“接口”页面获取新的密钥');
-    if (perKey.hit(String(auth.keyId)) > OPEN_API_CALLS_PER_MINUTE) {
+    if ((await perKey.hit(String(auth.keyId))) > OPEN_API_CALLS_PER_MINUTE) {
       throw ApiError.tooMany(
         `调用过于频繁：每个密钥每分钟最多 ${OPEN_API_CALLS_PER_MINUTE} 次，请稍后再试`,
         60,

@@ -14,7 +14,7 @@ import type { Database, OrderRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { pageOf } from '../../lib/paging.js';
 import { hashPassword } from '../../lib/passwords.js';
-import { createRateLimiter } from '../../lib/rate-limiter.js';
+import type { RateLimits } from '../../lib/rate-limiter.js';
 import { HOUR, toIso } from '../../lib/time.js';
 import { displayDomainName } from '../domains/domain-name.js';
 import { addressTakenReason, remainingStock } from '../email-accounts/mailbox-store.js';
@@ -90,11 +90,12 @@ export function createOrderService(deps: {
   db: Kysely<Database>;
   settings: SettingsService;
   paySettings: PaySettingsStore;
+  rateLimits: RateLimits;
 }) {
-  const { db, settings, paySettings } = deps;
-  const orderAttempts = createRateLimiter(HOUR);
-  const lookups = createRateLimiter(LOOKUPS_WINDOW_MS);
-  const checks = createRateLimiter(60_000);
+  const { db, settings, paySettings, rateLimits } = deps;
+  const orderAttempts = rateLimits('orders', HOUR);
+  const lookups = rateLimits('order-lookups', LOOKUPS_WINDOW_MS);
+  const checks = rateLimits('address-checks', 60_000);
 
   async function expireOverdue(): Promise<void> {
     await db
@@ -209,7 +210,7 @@ export function createOrderService(deps: {
       localPartInput: string,
       client: ClientInfo,
     ): Promise<CheckAddressData> {
-      if (checks.hit(client.ip) > CHECKS_PER_IP_PER_MINUTE)
+      if ((await checks.hit(client.ip)) > CHECKS_PER_IP_PER_MINUTE)
         throw ApiError.tooMany('查询过于频繁，请稍后再试', 60);
       const domain = await db
         .selectFrom('domains')
@@ -234,7 +235,7 @@ export function createOrderService(deps: {
     async buy(input: BuyEmailBody, client: ClientInfo, requestSiteUrl: string): Promise<BuyEmailData> {
       const current = await settings.get();
       if (!current.storeOpen) throw ApiError.forbidden('商店暂未开放');
-      if (orderAttempts.count(client.ip) >= ORDERS_PER_IP_PER_HOUR) {
+      if ((await orderAttempts.count(client.ip)) >= ORDERS_PER_IP_PER_HOUR) {
         throw ApiError.tooMany('下单过于频繁，请一小时后再试', 3600);
       }
       const methods = await payMethods();
@@ -264,7 +265,7 @@ export function createOrderService(deps: {
       if (Number(count) >= PENDING_PER_PHONE) {
         throw ApiError.tooMany(`该手机号已有 ${PENDING_PER_PHONE} 个未支付订单，请先完成支付或等待其过期`);
       }
-      orderAttempts.hit(client.ip);
+      await orderAttempts.hit(client.ip);
       const stored = await paySettings.read();
       const passwordHash = await hashPassword(input.password);
       const now = Date.now();
@@ -310,7 +311,7 @@ export function createOrderService(deps: {
 
     /** queryOrder: a phone's orders, never with passwords; rate-limited per IP against enumeration. */
     async byPhone(phone: string, client: ClientInfo): Promise<PublicOrder[]> {
-      if (lookups.hit(client.ip) > LOOKUPS_PER_IP) {
+      if ((await lookups.hit(client.ip)) > LOOKUPS_PER_IP) {
         throw ApiError.tooMany(
           `查询过于频繁，请 ${LOOKUPS_WINDOW_MS / 60_000} 分钟后再试`,
           LOOKUPS_WINDOW_MS / 1000,
