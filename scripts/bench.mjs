@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench`: measurements, never assertions. Builds if needed, then reports
 //  - the web client's size: entry chunk and total JavaScript, raw and gzip;
-//  - API latency on the built server (SQLite in a temp dir): getVar, login-protected list calls.
+//  - API latency on the built server (SQLite in a temp dir): getVar, login-protected list calls;
+//  - the web client's time to first render in headless Chromium (when /usr/bin/chromium exists).
 // Benchmarks of mail live beside it in bench/ and are run from here when present.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -115,10 +116,52 @@ async function api() {
     await latency('getVar (anonymous)', `${base}/getVar`, {});
     await latency('getVar (logged in)', `${base}/getVar`, auth);
     await latency('user/getDomains', `${base}/user/getDomains`, auth);
+    await firstRender(`http://127.0.0.1:${port}`);
   } finally {
     server.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Time to first render of /home in headless Chromium, each load in a fresh context (empty cache):
+ * first contentful paint, and when the page's own content (the one-click mailbox button) shows.
+ */
+async function firstRender(origin) {
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) {
+    console.log('first render: skipped (no Chromium)');
+    return;
+  }
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'],
+  });
+  const paints = [];
+  const ready = [];
+  try {
+    for (let run = 0; run < 7; run++) {
+      const context = await browser.newContext({ locale: 'zh-CN' });
+      const page = await context.newPage();
+      const started = Date.now();
+      await page.goto(`${origin}/home`);
+      await page.getByRole('button').first().waitFor();
+      ready.push(Date.now() - started);
+      // The paint entry is recorded once the frame is presented, a moment after it is drawn.
+      await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
+      paints.push(
+        await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0),
+      );
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)].toFixed(0);
+  console.log(
+    `first render of /home (loopback, empty cache, median of ${ready.length}): first contentful paint ${median(paints)} ms, content shown ${median(ready)} ms`,
+  );
 }
 
 webSize();
