@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter } from './rate-limiter.js';
+import { createRateLimiter, memoryRateLimits } from './rate-limiter.js';
 
 describe('rate limiter', () => {
   it('counts hits in a sliding window and forgets old ones', () => {
@@ -20,5 +20,14 @@ describe('rate limiter', () => {
     expect(limiter.count('d', 0)).toBe(1);
     limiter.reset('d');
     expect(limiter.count('d', 0)).toBe(0);
+  });
+});
+
+describe('in-process rate limits', () => {
+  it('gives callers of the same limit one count', async () => {
+    const limits = memoryRateLimits();
+    await limits('smtp-abuse', 60_000).hit('1.2.3.4');
+    expect(await limits('smtp-abuse', 60_000).hit('1.2.3.4')).toBe(2);
+    expect(await limits('other', 60_000).count('1.2.3.4')).toBe(0);
   });
 });

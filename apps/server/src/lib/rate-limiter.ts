@@ -70,12 +70,21 @@ export interface RateLimit {
 export type RateLimits = (name: string, windowMs: number) => RateLimit;
 
 export function memoryRateLimits(): RateLimits {
-  return (_name, windowMs) => {
-    const limiter = createRateLimiter(windowMs);
-    return {
-      hit: async (key) => limiter.hit(key),
-      count: async (key) => limiter.count(key),
-      reset: async (key) => limiter.reset(key),
-    };
+  // One limiter per name, so that callers asking for the same limit (the SMTP and SMTPS listeners'
+  // abuse counts) count together, as they do in the database.
+  const limits = new Map<string, RateLimit>();
+  return (name, windowMs) => {
+    const key = `${name}\n${windowMs}`;
+    let limit = limits.get(key);
+    if (!limit) {
+      const limiter = createRateLimiter(windowMs);
+      limit = {
+        hit: async (entry) => limiter.hit(entry),
+        count: async (entry) => limiter.count(entry),
+        reset: async (entry) => limiter.reset(entry),
+      };
+      limits.set(key, limit);
+    }
+    return limit;
   };
 }
