@@ -4,11 +4,12 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Engine } from '../../db/database.js';
 import type { Database, NewMessageRow } from '../../db/schema.js';
 import type { FilterAction, FilterService } from '../filters/filter-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
+import { createGroupCommit } from './group-commit.js';
 import type { MailEvents } from './mail-events.js';
 import { MessageLimitError, type ParsedMail, parseMail } from './mail-parser.js';
 import { insertRaw } from './raw-store.js';
@@ -107,6 +108,7 @@ export function createInboundService(deps: {
 }) {
   const { db, engine, settings, filters, events, log } = deps;
   const spoolDir = join(deps.dataDir, 'tmp');
+  const groupCommit = engine === 'sqlite' ? createGroupCommit(db) : null;
 
   async function liveMailboxes(addresses: string[]): Promise<RecipientMailbox[]> {
     if (addresses.length === 0) return [];
@@ -272,7 +274,7 @@ export function createInboundService(deps: {
     mailboxes: RecipientMailbox[],
     isSpam: (mailbox: RecipientMailbox) => boolean,
   ): Promise<number[]> {
-    return db.transaction().execute(async (trx) => {
+    const transaction = async (trx: Transaction<Database>) => {
       // PostgreSQL's default, but a server configured with synchronous_commit=off would otherwise
       // acknowledge mail that a crash can still lose.
       if (engine === 'postgres') await sql`set local synchronous_commit = on`.execute(trx);
@@ -327,7 +329,10 @@ export function createInboundService(deps: {
       }
       await events.announceInTransaction(trx, ids);
       return ids;
-    });
+    };
+    // SQLite: messages arriving together share one commit (one fsync); PostgreSQL commits each
+    // in its own connection and needs no help.
+    return groupCommit ? groupCommit.run(transaction) : db.transaction().execute(transaction);
   }
 }
 
