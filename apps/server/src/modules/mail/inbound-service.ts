@@ -4,7 +4,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Engine } from '../../db/database.js';
 import type { Database, NewMessageRow } from '../../db/schema.js';
 import type { FilterAction, FilterService } from '../filters/filter-service.js';
@@ -38,6 +38,21 @@ export class DeliveryError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * Thrown by `deliver` when its `beforeCommit` step declined the commit: nothing was stored. The
+ * caller's own claim was lost (another process holds the work now), not the message's fault.
+ */
+export class CommitDeclined extends Error {}
+
+export interface DeliverOptions {
+  /**
+   * Runs inside the storing transaction after the message rows are written, so that the caller's
+   * own bookkeeping commits with the message or not at all; returning false rolls the delivery
+   * back and `deliver` throws `CommitDeclined`.
+   */
+  beforeCommit?(trx: Transaction<Database>): Promise<boolean>;
 }
 
 export interface Spool {
@@ -169,7 +184,11 @@ export function createInboundService(deps: {
      *    `kill -9` cannot lose the message — and before it resolves nothing was acknowledged.
      * The spool file is removed either way.
      */
-    async deliver(spool: Spool, envelope: Envelope): Promise<{ messageIds: number[]; discarded: boolean }> {
+    async deliver(
+      spool: Spool,
+      envelope: Envelope,
+      options: DeliverOptions = {},
+    ): Promise<{ messageIds: number[]; discarded: boolean }> {
       try {
         const unique = [...new Set(envelope.recipients.map((r) => r.trim().toLowerCase()))];
         const mailboxes = await liveMailboxes(unique);
@@ -215,11 +234,12 @@ export function createInboundService(deps: {
           parsed,
           keep,
           (mailbox) => actionFor(mailbox) === 'spam',
+          options,
         );
         events.announceCommitted(messageIds);
         return { messageIds, discarded: false };
       } catch (error) {
-        if (error instanceof DeliveryError) throw error;
+        if (error instanceof DeliveryError || error instanceof CommitDeclined) throw error;
         if (isStorageFull(error)) throw new DeliveryError('storage-full', 'storage full');
         log.error(`storing a message failed: ${(error as Error).message}`);
         throw new DeliveryError('storage', 'store failed');
@@ -235,6 +255,7 @@ export function createInboundService(deps: {
     parsed: ParsedMail,
     mailboxes: RecipientMailbox[],
     isSpam: (mailbox: RecipientMailbox) => boolean,
+    options: DeliverOptions,
   ): Promise<number[]> {
     return db.transaction().execute(async (trx) => {
       // PostgreSQL's default, but a server configured with synchronous_commit=off would otherwise
@@ -289,6 +310,7 @@ export function createInboundService(deps: {
           .executeTakeFirstOrThrow();
         ids.push(inserted.id);
       }
+      if (options.beforeCommit && !(await options.beforeCommit(trx))) throw new CommitDeclined();
       await events.announceInTransaction(trx, ids);
       return ids;
     });

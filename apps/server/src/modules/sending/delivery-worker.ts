@@ -3,8 +3,11 @@ import type { Readable } from 'node:stream';
 import type { ExpressionBuilder, Kysely, Updateable } from 'kysely';
 import type { OutboundConfig } from '../../config.js';
 import type { Database, OutboundQueueTable } from '../../db/schema.js';
+import { Replies, type SmtpReply } from '../../smtp/smtp-reply.js';
 import { DeliveryError, type DeliveryFailure, type InboundService } from '../mail/inbound-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
+import { failureStatus } from './bounce-message.js';
+import { createBounceNotifier } from './bounce-notifier.js';
 import { createResolver } from './mx-route.js';
 import { type AttemptOutcome, deliverRemote, parseRelayUrl } from './smtp-delivery.js';
 
@@ -19,20 +22,48 @@ interface Logger {
   error(message: string): void;
 }
 
-/** What a local recipient's store answered, in SMTP terms for the sent list (RFC 3463 codes). */
+/** A reply line as our SMTP server sends it. */
+function replyLine(reply: SmtpReply): string {
+  return `${reply.responseCode} ${reply.message}`;
+}
+
+/**
+ * What a local recipient's store answered, in SMTP terms for the sent list (RFC 3463 codes); the
+ * bounce quotes the reply our own SMTP server gives for the same failure.
+ */
 function localFailure(failure: DeliveryFailure, rcpt: string): AttemptOutcome {
   switch (failure) {
     case 'no-recipients':
-      return { kind: 'permanent', error: `550 5.1.1 本站没有收件人 ${rcpt}（邮箱不存在、已停用或已过期）` };
+      return {
+        kind: 'permanent',
+        error: `550 5.1.1 本站没有收件人 ${rcpt}（邮箱不存在、已停用或已过期）`,
+        reply: replyLine(Replies.unknownRecipient(rcpt)),
+      };
     case 'rejected':
-      return { kind: 'permanent', error: '550 5.7.1 收件人的内容过滤规则拒收了这封邮件' };
+      return {
+        kind: 'permanent',
+        error: '550 5.7.1 收件人的内容过滤规则拒收了这封邮件',
+        reply: replyLine(Replies.rejectedByFilter()),
+      };
     case 'limits':
-      return { kind: 'permanent', error: '552 5.3.4 邮件结构超出本站限制' };
+      return {
+        kind: 'permanent',
+        error: '552 5.3.4 邮件结构超出本站限制',
+        reply: replyLine(Replies.structureTooLarge('MIME structure')),
+      };
     case 'quota':
-      return { kind: 'temporary', error: '452 4.2.2 收件人邮箱已满' };
+      return {
+        kind: 'temporary',
+        error: '452 4.2.2 收件人邮箱已满',
+        reply: replyLine(Replies.mailboxFull()),
+      };
     case 'storage-full':
     case 'storage':
-      return { kind: 'temporary', error: '451 4.3.0 本站存储暂时不可用' };
+      return {
+        kind: 'temporary',
+        error: '451 4.3.0 本站存储暂时不可用',
+        reply: replyLine(Replies.storageFailed()),
+      };
   }
 }
 
@@ -59,6 +90,15 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   const { db, config, settings, inbound, log } = deps;
   const { outbound } = config;
   const resolver = createResolver(config.dnsServers);
+  const bounces = createBounceNotifier({
+    db,
+    inbound,
+    content: deps.content,
+    mailHostname: config.mailHostname,
+    leaseMs: outbound.leaseMs,
+    retryDelaysMs: outbound.retryDelaysMs,
+    log,
+  });
   const stopController = new AbortController();
   let timer: NodeJS.Timeout | null = null;
   let kickTimer: NodeJS.Timeout | null = null;
@@ -156,9 +196,20 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     );
   }
 
-  /** Records the outcome, only if the lease is still ours (the row may have been deleted). */
+  /**
+   * Records the outcome, only if the lease is still ours (the row may have been deleted). A final
+   * failure sets the bounce pending in the same statement (bounce-notifier.ts), so it can neither
+   * be forgotten nor come without the failure.
+   */
   async function record(id: number, lease: string, outcome: AttemptOutcome): Promise<void> {
     const now = Date.now();
+    const failed = (error: string, status: string): Updateable<OutboundQueueTable> => ({
+      status: 'failed',
+      last_error: error,
+      failure_status: status,
+      bounce_state: 'pending',
+      bounce_due_at: now,
+    });
     let changes: Updateable<OutboundQueueTable>;
     if (outcome.kind === 'delivered') {
       changes = {
@@ -168,7 +219,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
         last_error: null,
       };
     } else if (outcome.kind === 'permanent') {
-      changes = { status: 'failed', last_error: outcome.error };
+      changes = failed(outcome.error, failureStatus({ ...outcome, expired: false }));
     } else if (stopController.signal.aborted) {
       // Shutting down is not the recipient's fault: the attempt does not count, retry at once.
       const row = await db
@@ -194,15 +245,20 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       const next = now + delay;
       changes =
         next - (row?.created_at ?? now) > outbound.maxAgeMs
-          ? {
-              status: 'failed',
-              last_error: `多次重试仍未送达，已放弃（共 ${attempts} 次）：${outcome.error}`,
-            }
+          ? failed(
+              `多次重试仍未送达，已放弃（共 ${attempts} 次）：${outcome.error}`,
+              failureStatus({ expired: true }),
+            )
           : { status: 'retrying', next_attempt_at: next, last_error: outcome.error };
     }
+    // What the server said this time (nothing when none answered), for the bounce.
+    const answer: Updateable<OutboundQueueTable> =
+      outcome.kind === 'temporary' && stopController.signal.aborted
+        ? {}
+        : { last_reply: outcome.reply ?? null, remote_mta: outcome.remoteMta ?? null };
     await db
       .updateTable('outbound_queue')
-      .set({ ...changes, lease_owner: null, lease_until: null, updated_at: now })
+      .set({ ...changes, ...answer, lease_owner: null, lease_until: null, updated_at: now })
       .where('id', '=', id)
       .where('lease_owner', '=', lease)
       .execute();
@@ -236,6 +292,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
         for (let id = ids.shift(); id !== undefined && !stopped; id = ids.shift()) await work(id);
       });
       await Promise.all(lanes);
+      // After the deliveries, so the recipients of a message that failed in this poll share a bounce.
+      if (!stopped) await bounces.run(() => stopped);
       if (due.length === BATCH) again = true;
     } while (again && !stopped);
   }

@@ -3,13 +3,26 @@ import type { Readable } from 'node:stream';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { hostAddresses, mailExchangers, RouteError } from './mx-route.js';
 
+/**
+ * What a server said, kept for a bounce (RFC 3464 section 2.3: Diagnostic-Code, Remote-MTA):
+ * `reply` is its reply line as sent, `remoteMta` the host that gave it. Both are absent when no
+ * server answered (DNS trouble, connection refused).
+ */
+export interface ServerAnswer {
+  reply?: string;
+  remoteMta?: string;
+}
+
 /** What one delivery attempt came to. */
 export type AttemptOutcome =
-  | { kind: 'delivered'; response: string }
+  | ({ kind: 'delivered'; response: string } & ServerAnswer)
   /** 4xx, no server reachable, DNS trouble: try again later */
-  | { kind: 'temporary'; error: string }
-  /** 5xx or a domain that cannot receive mail: give up now */
-  | { kind: 'permanent'; error: string };
+  | ({ kind: 'temporary'; error: string } & ServerAnswer)
+  /**
+   * 5xx or a domain that cannot receive mail: give up now. `status` is the RFC 3463 code when no
+   * reply carries one (a null MX, a domain that does not exist).
+   */
+  | ({ kind: 'permanent'; error: string; status?: string } & ServerAnswer);
 
 export interface RelayTarget {
   host: string;
@@ -48,17 +61,22 @@ function oneLine(text: string): string {
     .slice(0, 1000);
 }
 
-function classify(error: SmtpFailure, where: string): AttemptOutcome {
+function classify(error: SmtpFailure, where: string, remoteMta: string): AttemptOutcome {
   const code = error.responseCode;
   const answer = oneLine(error.response || error.message);
+  const said: ServerAnswer = error.response && code !== undefined ? { reply: answer, remoteMta } : {};
   if (error.code === 'EAUTH') {
     // The relay refused our credentials: the operator must fix the relay setting, the message is
     // fine, so keep it queued rather than fail it.
-    return { kind: 'temporary', error: `中继服务器拒绝了登录凭据（${answer}），请管理员检查中继设置` };
+    return {
+      kind: 'temporary',
+      error: `中继服务器拒绝了登录凭据（${answer}），请管理员检查中继设置`,
+      ...said,
+    };
   }
   // RFC 5321 section 4.2.1: 5yz is a permanent failure, 4yz a transient one.
-  if (code !== undefined && code >= 500 && code < 600) return { kind: 'permanent', error: answer };
-  if (code !== undefined && code >= 400 && code < 500) return { kind: 'temporary', error: answer };
+  if (code !== undefined && code >= 500 && code < 600) return { kind: 'permanent', error: answer, ...said };
+  if (code !== undefined && code >= 400 && code < 500) return { kind: 'temporary', error: answer, ...said };
   return { kind: 'temporary', error: `${where}：${error.code ?? ''} ${oneLine(error.message)}`.trim() };
 }
 
@@ -121,28 +139,41 @@ function transact(
     };
     const abort = () => finish({ kind: 'temporary', error: '投递因服务停止而中断' });
     signal.addEventListener('abort', abort, { once: true });
-    connection.on('error', (error: SmtpFailure) => finish(classify(error, `连接 ${target.servername}`)));
+    connection.on('error', (error: SmtpFailure) =>
+      finish(classify(error, `连接 ${target.servername}`, target.servername)),
+    );
     connection.connect((error?: SmtpFailure) => {
-      if (error) return finish(classify(error, `连接 ${target.servername}`));
+      if (error) return finish(classify(error, `连接 ${target.servername}`, target.servername));
       connected = true;
       const send = () =>
         connection.send(
           { from: message.from, to: [message.rcpt], size: message.size },
           message.open(),
           (sendError, info) => {
-            if (sendError) return finish(classify(sendError as SmtpFailure, target.servername));
+            if (sendError) {
+              return finish(classify(sendError as SmtpFailure, target.servername, target.servername));
+            }
             const rejected = info?.rejectedErrors?.[0];
             if (rejected || !info || info.accepted.length === 0) {
               return finish(
-                classify((rejected ?? { message: '收件人被拒绝' }) as SmtpFailure, target.servername),
+                classify(
+                  (rejected ?? { message: '收件人被拒绝' }) as SmtpFailure,
+                  target.servername,
+                  target.servername,
+                ),
               );
             }
-            finish({ kind: 'delivered', response: oneLine(info.response) });
+            finish({
+              kind: 'delivered',
+              response: oneLine(info.response),
+              reply: oneLine(info.response),
+              remoteMta: target.servername,
+            });
           },
         );
       if (target.user) {
         connection.login({ user: target.user, pass: target.pass ?? '' }, (loginError) => {
-          if (loginError) finish(classify(loginError as SmtpFailure, target.servername));
+          if (loginError) finish(classify(loginError as SmtpFailure, target.servername, target.servername));
           else send();
         });
       } else {
@@ -195,7 +226,9 @@ export async function deliverRemote(
     hosts = await mailExchangers(options.resolver, domain);
   } catch (error) {
     if (error instanceof RouteError) {
-      return { kind: error.permanent ? 'permanent' : 'temporary', error: error.message };
+      return error.permanent
+        ? { kind: 'permanent', error: error.message, status: error.status }
+        : { kind: 'temporary', error: error.message };
     }
     throw error;
   }
