@@ -327,7 +327,10 @@ export interface SentMessageChunkTable {
 
 export type OutboundStatus = 'queued' | 'sending' | 'delivered' | 'retrying' | 'failed';
 
-/** One recipient of one sent message in the outbound queue (migration 015). */
+/** The bounce (RFC 3464 DSN) of a failed recipient (migration 030); null when none is due. */
+export type BounceState = 'pending' | 'sent' | 'skipped' | 'abandoned';
+
+/** One recipient of one sent message in the outbound queue (migrations 015 and 030). */
 export interface OutboundQueueTable {
   id: Generated<number>;
   sent_id: number;
@@ -342,6 +345,16 @@ export interface OutboundQueueTable {
   created_at: number;
   updated_at: number;
   delivered_at: number | null;
+  /** the last SMTP reply a server gave about this recipient, as sent */
+  last_reply: string | null;
+  /** the host that gave it (MX or relay) */
+  remote_mta: string | null;
+  /** RFC 3463 status of a failed delivery (5.x.x) */
+  failure_status: string | null;
+  bounce_state: BounceState | null;
+  bounce_owner: string | null;
+  bounce_due_at: number | null;
+  bounce_attempts: Generated<number>;
 }
 export type OutboundQueueRow = Selectable<OutboundQueueTable>;
 

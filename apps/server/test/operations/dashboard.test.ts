@@ -7,7 +7,7 @@ import {
   sendMail,
   simpleMessage,
 } from '../mail/mail-helpers.js';
-import { settled } from '../sending/sending-helpers.js';
+import { settled, waitFor } from '../sending/sending-helpers.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let server: TestServer;
@@ -150,6 +150,21 @@ beforeAll(async () => {
   expected.alice.deliveryFailures = 1;
   expected.bob.receivedToday += 2;
   expected.bob.received30d += 2;
+  // The failure comes back to the sender as a bounce, received mail like any other.
+  await waitFor(
+    async () => {
+      const inbox = await server.api('GET', `user/getInbox?address=${aliceFirst.address}`, {
+        token: alice.userToken,
+      });
+      return inbox.body.data.list.some((item: { subject: string }) => item.subject.startsWith('退信：'))
+        ? true
+        : undefined;
+    },
+    10_000,
+    'the bounce',
+  );
+  expected.alice.receivedToday += 1;
+  expected.alice.received30d += 1;
 });
 afterAll(async () => server.close());
 
@@ -233,8 +248,9 @@ describe('getDashboard', () => {
       expect(item.value).toBeGreaterThanOrEqual(0);
       expect(item.value).toBeLessThanOrEqual(100);
     }
-    // One spam of four received in the window; two of three deliveries succeeded.
-    expect(byName.垃圾邮件控制).toBe(75);
+    // One spam of five received in the window (four and the bounce); two of three deliveries
+    // succeeded.
+    expect(byName.垃圾邮件控制).toBe(80);
     expect(byName.投递成功率).toBeCloseTo(66.7, 1);
     // The domain's DNS was never checked.
     expect(byName['DNS 配置']).toBe(0);

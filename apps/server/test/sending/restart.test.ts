@@ -12,7 +12,7 @@ import { startRecordingSmtp, waitFor } from './sending-helpers.js';
  * The real program (`node apps/server/dist/server.js`) is killed with SIGKILL while a delivery is
  * in the queue: once mid-transaction at the relay (the row is "sending" under a lease), once
  * between retries (the row is "retrying"). After a restart on the same data, each message reaches
- * the relay exactly once.
+ * the relay exactly once, and the bounce of a refused one is stored once.
  */
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const ADMIN = { username: 'queueadmin', password: 'queue-admin-password' };
@@ -199,5 +199,50 @@ describe('outbound queue across kill -9', () => {
     await kill(fourth.process);
     await relay.close();
     await laterRelay.close();
+  });
+
+  it('stores the bounce of a refused message once, and a restart after it adds none', async () => {
+    const relay = await startRecordingSmtp(() => ({ code: 550, message: '5.1.1 User unknown' }));
+    const first = await startServer(relay.port);
+    const login = await api(first.port, 'POST', 'login', undefined, ADMIN);
+    const token = login.data.token as string;
+    const domain = await api(first.port, 'POST', 'user/addDomain', token, { name: 'bounce-restart.test' });
+    expect(domain.error).toBe(0);
+    const address = await api(first.port, 'POST', 'user/createEmail', token, {
+      domainId: domain.data.id,
+      localPart: 'ops',
+    });
+    expect(address.error).toBe(0);
+    const sent = await api(first.port, 'POST', 'user/sendEmail', token, {
+      from: 'ops@bounce-restart.test',
+      to: ['nobody@far-away.example'],
+      subject: '会被退回',
+      text: '.',
+    });
+    expect(sent.error).toBe(0);
+    const bounces = async (port: number, session: string) => {
+      const inbox = await api(port, 'GET', 'user/getInbox?address=ops@bounce-restart.test', session);
+      return inbox.data.list.filter(
+        (item: { from: { address: string } }) => item.from.address === 'mailer-daemon@mx.restart.test',
+      );
+    };
+    await waitFor(
+      async () => ((await bounces(first.port, token)).length > 0 ? true : undefined),
+      15_000,
+      'the bounce',
+    );
+    await kill(first.process);
+
+    const second = await startServer(relay.port);
+    const login2 = await api(second.port, 'POST', 'login', undefined, ADMIN);
+    const token2 = login2.data.token as string;
+    // Several polls (200 ms) and more than a lease (3 s) later, still one.
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    const after = await bounces(second.port, token2);
+    expect(after).toHaveLength(1);
+    expect(after[0].subject).toBe('退信：邮件未能送达（会被退回）');
+    expect(relay.attempts()).toBe(1);
+    await kill(second.process);
+    await relay.close();
   });
 });

@@ -42,6 +42,21 @@ export class DeliveryError extends Error {
 }
 
 /**
+ * Thrown by `deliver` when its `beforeCommit` step declined the commit: nothing was stored. The
+ * caller's own claim was lost (another process holds the work now), not the message's fault.
+ */
+export class CommitDeclined extends Error {}
+
+export interface DeliverOptions {
+  /**
+   * Runs inside the storing transaction after the message rows are written, so that the caller's
+   * own bookkeeping commits with the message or not at all; returning false rolls the delivery
+   * back and `deliver` throws `CommitDeclined`.
+   */
+  beforeCommit?(trx: Transaction<Database>): Promise<boolean>;
+}
+
+/**
  * A received message between DATA and the commit: held in memory when small (most mail), in a
  * file under `DATA_DIR/tmp` when larger, so that a big message is never held whole in memory.
  * Either way it was read from the socket exactly once.
@@ -207,7 +222,11 @@ export function createInboundService(deps: {
      *    `kill -9` cannot lose the message — and before it resolves nothing was acknowledged.
      * The spool file is removed either way.
      */
-    async deliver(spool: Spool, envelope: Envelope): Promise<{ messageIds: number[]; discarded: boolean }> {
+    async deliver(
+      spool: Spool,
+      envelope: Envelope,
+      options: DeliverOptions = {},
+    ): Promise<{ messageIds: number[]; discarded: boolean }> {
       try {
         const unique = [...new Set(envelope.recipients.map((r) => r.trim().toLowerCase()))];
         const mailboxes = await liveMailboxes(unique);
@@ -253,11 +272,12 @@ export function createInboundService(deps: {
           parsed,
           keep,
           (mailbox) => actionFor(mailbox) === 'spam',
+          options,
         );
         events.announceCommitted(messageIds);
         return { messageIds, discarded: false };
       } catch (error) {
-        if (error instanceof DeliveryError) throw error;
+        if (error instanceof DeliveryError || error instanceof CommitDeclined) throw error;
         if (isStorageFull(error)) throw new DeliveryError('storage-full', 'storage full');
         log.error(`storing a message failed: ${(error as Error).message}`);
         throw new DeliveryError('storage', 'store failed');
@@ -273,6 +293,7 @@ export function createInboundService(deps: {
     parsed: ParsedMail,
     mailboxes: RecipientMailbox[],
     isSpam: (mailbox: RecipientMailbox) => boolean,
+    options: DeliverOptions,
   ): Promise<number[]> {
     const transaction = async (trx: Transaction<Database>) => {
       // PostgreSQL's default, but a server configured with synchronous_commit=off would otherwise
@@ -327,6 +348,7 @@ export function createInboundService(deps: {
           .executeTakeFirstOrThrow();
         ids.push(inserted.id);
       }
+      if (options.beforeCommit && !(await options.beforeCommit(trx))) throw new CommitDeclined();
       await events.announceInTransaction(trx, ids);
       return ids;
     };

@@ -3,13 +3,21 @@ import type { Readable } from 'node:stream';
 import type { ExpressionBuilder, Kysely, Updateable } from 'kysely';
 import type { OutboundConfig } from '../../config.js';
 import type { Database, OutboundQueueTable } from '../../db/schema.js';
+import { Replies, type SmtpReply } from '../../smtp/smtp-reply.js';
 import { DeliveryError, type DeliveryFailure, type InboundService } from '../mail/inbound-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
+import { failureStatus } from './bounce-message.js';
+import { createBounceNotifier } from './bounce-notifier.js';
 import { createResolver } from './mx-route.js';
-import { type AttemptOutcome, deliverRemote, parseRelayUrl } from './smtp-delivery.js';
+import {
+  type AttemptOutcome,
+  deliverRemote,
+  MAX_RECIPIENTS_PER_TRANSACTION,
+  parseRelayUrl,
+} from './smtp-delivery.js';
 
-/** Rows one poll looks at, and deliveries one process runs at the same time. */
-const BATCH = 50;
+/** Rows one poll looks at, and transactions one process runs at the same time. */
+const BATCH = 200;
 const CONCURRENCY = 8;
 const INTERRUPTED = '投递因服务停止而中断';
 
@@ -19,21 +27,85 @@ interface Logger {
   error(message: string): void;
 }
 
-/** What a local recipient's store answered, in SMTP terms for the sent list (RFC 3463 codes). */
+/** A reply line as our SMTP server sends it. */
+function replyLine(reply: SmtpReply): string {
+  return `${reply.responseCode} ${reply.message}`;
+}
+
+/**
+ * What a local recipient's store answered, in SMTP terms for the sent list (RFC 3463 codes); the
+ * bounce quotes the reply our own SMTP server gives for the same failure.
+ */
 function localFailure(failure: DeliveryFailure, rcpt: string): AttemptOutcome {
   switch (failure) {
     case 'no-recipients':
-      return { kind: 'permanent', error: `550 5.1.1 本站没有收件人 ${rcpt}（邮箱不存在、已停用或已过期）` };
+      return {
+        kind: 'permanent',
+        error: `550 5.1.1 本站没有收件人 ${rcpt}（邮箱不存在、已停用或已过期）`,
+        reply: replyLine(Replies.unknownRecipient(rcpt)),
+      };
     case 'rejected':
-      return { kind: 'permanent', error: '550 5.7.1 收件人的内容过滤规则拒收了这封邮件' };
+      return {
+        kind: 'permanent',
+        error: '550 5.7.1 收件人的内容过滤规则拒收了这封邮件',
+        reply: replyLine(Replies.rejectedByFilter()),
+      };
     case 'limits':
-      return { kind: 'permanent', error: '552 5.3.4 邮件结构超出本站限制' };
+      return {
+        kind: 'permanent',
+        error: '552 5.3.4 邮件结构超出本站限制',
+        reply: replyLine(Replies.structureTooLarge('MIME structure')),
+      };
     case 'quota':
-      return { kind: 'temporary', error: '452 4.2.2 收件人邮箱已满' };
+      return {
+        kind: 'temporary',
+        error: '452 4.2.2 收件人邮箱已满',
+        reply: replyLine(Replies.mailboxFull()),
+      };
     case 'storage-full':
     case 'storage':
-      return { kind: 'temporary', error: '451 4.3.0 本站存储暂时不可用' };
+      return {
+        kind: 'temporary',
+        error: '451 4.3.0 本站存储暂时不可用',
+        reply: replyLine(Replies.storageFailed()),
+      };
   }
+}
+
+/** A queue row this process holds, with what delivering it needs. */
+interface ClaimedRow {
+  id: number;
+  rcpt: string;
+  sentId: number;
+  from: string;
+  size: number;
+}
+
+function domainOf(address: string): string {
+  return address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+}
+
+/**
+ * Groups due rows into transactions: the recipients of one message at one domain share the MX,
+ * so they go in one connection and one transaction with a RCPT each (RFC 5321 section 3.3), at
+ * most MAX_RECIPIENTS_PER_TRANSACTION at a time. Groups keep the order of their first row.
+ */
+export function transactions(rows: Array<{ id: number; sent_id: number; rcpt: string }>): number[][] {
+  const groups = new Map<string, number[][]>();
+  const ordered: number[][] = [];
+  for (const row of rows) {
+    const key = `${row.sent_id} ${domainOf(row.rcpt)}`;
+    const chunks = groups.get(key) ?? [];
+    let last = chunks.at(-1);
+    if (!last || last.length >= MAX_RECIPIENTS_PER_TRANSACTION) {
+      last = [];
+      chunks.push(last);
+      ordered.push(last);
+      groups.set(key, chunks);
+    }
+    last.push(row.id);
+  }
+  return ordered;
 }
 
 export interface DeliveryWorkerDeps {
@@ -48,17 +120,28 @@ export interface DeliveryWorkerDeps {
 
 /**
  * The outbound queue's worker. Every server process runs one; they share the queue through the
- * database. A row is taken with a conditional UPDATE (status due, or a lease that ran out) that
- * only one process can win, and carries a lease: a process killed mid-delivery leaves the row
- * "sending" until the lease expires, then any process takes it again. Once a server answers 250
- * the row is marked delivered in the same step, so it is never sent again by choice; only a crash
- * between that 250 and the database write can repeat a delivery (RFC 5321 section 6.1 accepts
- * duplicates over losses).
+ * database. Due rows of one message and one recipient domain form a transaction (`transactions`).
+ * Its rows are taken with one conditional UPDATE (status due, or a lease that ran out) under one
+ * lease; each row goes to exactly one process, and a process delivers only the rows it won (the
+ * others of the group may be with another process). A process killed mid-delivery leaves its
+ * rows "sending" until the lease expires, then any process takes them again. Each recipient's
+ * answer is recorded on its own row; once a server answers 250 the row is marked delivered, so it
+ * is never sent again by choice; only a crash between that 250 and the database write can repeat
+ * a delivery (RFC 5321 section 6.1 accepts duplicates over losses).
  */
 export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   const { db, config, settings, inbound, log } = deps;
   const { outbound } = config;
   const resolver = createResolver(config.dnsServers);
+  const bounces = createBounceNotifier({
+    db,
+    inbound,
+    content: deps.content,
+    mailHostname: config.mailHostname,
+    leaseMs: outbound.leaseMs,
+    retryDelaysMs: outbound.retryDelaysMs,
+    log,
+  });
   const stopController = new AbortController();
   let timer: NodeJS.Timeout | null = null;
   let kickTimer: NodeJS.Timeout | null = null;
@@ -74,11 +157,15 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       ]);
   }
 
-  /** Takes a row for this process; false when another process (or an earlier poll) has it. */
-  async function claim(id: number): Promise<string | null> {
+  /**
+   * Takes the due rows among `ids` for this process in one conditional UPDATE under one lease, and
+   * returns the rows it won: another process (or an earlier poll) may hold some, and those are
+   * neither delivered nor recorded here.
+   */
+  async function claim(ids: number[]): Promise<{ lease: string; rows: ClaimedRow[] }> {
     const now = Date.now();
     const lease = randomUUID();
-    const result = await db
+    await db
       .updateTable('outbound_queue')
       .set((eb) => ({
         status: 'sending',
@@ -87,10 +174,24 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
         attempts: eb('attempts', '+', 1),
         updated_at: now,
       }))
-      .where('id', '=', id)
+      .where('id', 'in', ids)
       .where(dueCondition(now))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1 ? lease : null;
+      .execute();
+    const rows = await db
+      .selectFrom('outbound_queue')
+      .innerJoin('sent_messages', 'sent_messages.id', 'outbound_queue.sent_id')
+      .select([
+        'outbound_queue.id',
+        'outbound_queue.rcpt',
+        'sent_messages.id as sentId',
+        'sent_messages.from_address as from',
+        'sent_messages.size',
+      ])
+      .where('outbound_queue.id', 'in', ids)
+      .where('outbound_queue.lease_owner', '=', lease)
+      .orderBy('outbound_queue.id')
+      .execute();
+    return { lease, rows };
   }
 
   async function relay() {
@@ -103,8 +204,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     }
   }
 
-  async function isLocal(rcpt: string): Promise<boolean> {
-    const domain = rcpt.slice(rcpt.lastIndexOf('@') + 1).toLowerCase();
+  async function isLocal(domain: string): Promise<boolean> {
     const row = await db.selectFrom('domains').select('id').where('name', '=', domain).executeTakeFirst();
     return row !== undefined;
   }
@@ -130,22 +230,26 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     }
   }
 
-  async function attempt(id: number): Promise<AttemptOutcome> {
-    const row = await db
-      .selectFrom('outbound_queue')
-      .innerJoin('sent_messages', 'sent_messages.id', 'outbound_queue.sent_id')
-      .select([
-        'outbound_queue.rcpt',
-        'sent_messages.id as sentId',
-        'sent_messages.from_address',
-        'sent_messages.size',
-      ])
-      .where('outbound_queue.id', '=', id)
-      .executeTakeFirst();
-    if (!row) return { kind: 'permanent', error: '邮件已被删除' };
-    if (await isLocal(row.rcpt)) return deliverLocally(row.sentId, row.from_address, row.rcpt);
+  /**
+   * Delivers claimed rows of one message whose recipients share a domain, answering for each row
+   * in order: local recipients one by one through the inbound store, remote ones in one SMTP
+   * transaction with a RCPT per recipient.
+   */
+  async function attempt(rows: ClaimedRow[]): Promise<AttemptOutcome[]> {
+    const [first] = rows;
+    if (!first) return [];
+    if (await isLocal(domainOf(first.rcpt))) {
+      const outcomes: AttemptOutcome[] = [];
+      for (const row of rows) outcomes.push(await deliverLocally(row.sentId, row.from, row.rcpt));
+      return outcomes;
+    }
     return deliverRemote(
-      { from: row.from_address, rcpt: row.rcpt, size: row.size, open: () => deps.content(row.sentId) },
+      {
+        from: first.from,
+        recipients: rows.map((row) => row.rcpt),
+        size: first.size,
+        open: () => deps.content(first.sentId),
+      },
       {
         resolver,
         mxPort: outbound.port,
@@ -156,9 +260,20 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     );
   }
 
-  /** Records the outcome, only if the lease is still ours (the row may have been deleted). */
+  /**
+   * Records the outcome, only if the lease is still ours (the row may have been deleted). A final
+   * failure sets the bounce pending in the same statement (bounce-notifier.ts), so it can neither
+   * be forgotten nor come without the failure.
+   */
   async function record(id: number, lease: string, outcome: AttemptOutcome): Promise<void> {
     const now = Date.now();
+    const failed = (error: string, status: string): Updateable<OutboundQueueTable> => ({
+      status: 'failed',
+      last_error: error,
+      failure_status: status,
+      bounce_state: 'pending',
+      bounce_due_at: now,
+    });
     let changes: Updateable<OutboundQueueTable>;
     if (outcome.kind === 'delivered') {
       changes = {
@@ -168,7 +283,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
         last_error: null,
       };
     } else if (outcome.kind === 'permanent') {
-      changes = { status: 'failed', last_error: outcome.error };
+      changes = failed(outcome.error, failureStatus({ ...outcome, expired: false }));
     } else if (stopController.signal.aborted) {
       // Shutting down is not the recipient's fault: the attempt does not count, retry at once.
       const row = await db
@@ -194,31 +309,45 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       const next = now + delay;
       changes =
         next - (row?.created_at ?? now) > outbound.maxAgeMs
-          ? {
-              status: 'failed',
-              last_error: `多次重试仍未送达，已放弃（共 ${attempts} 次）：${outcome.error}`,
-            }
+          ? failed(
+              `多次重试仍未送达，已放弃（共 ${attempts} 次）：${outcome.error}`,
+              failureStatus({ expired: true }),
+            )
           : { status: 'retrying', next_attempt_at: next, last_error: outcome.error };
     }
+    // What the server said this time (nothing when none answered), for the bounce.
+    const answer: Updateable<OutboundQueueTable> =
+      outcome.kind === 'temporary' && stopController.signal.aborted
+        ? {}
+        : { last_reply: outcome.reply ?? null, remote_mta: outcome.remoteMta ?? null };
     await db
       .updateTable('outbound_queue')
-      .set({ ...changes, lease_owner: null, lease_until: null, updated_at: now })
+      .set({ ...changes, ...answer, lease_owner: null, lease_until: null, updated_at: now })
       .where('id', '=', id)
       .where('lease_owner', '=', lease)
       .execute();
   }
 
-  async function work(id: number): Promise<void> {
-    const lease = await claim(id);
-    if (!lease) return;
-    let outcome: AttemptOutcome;
+  async function work(ids: number[]): Promise<void> {
+    const { lease, rows } = await claim(ids);
+    if (rows.length === 0) return;
+    let outcomes: AttemptOutcome[];
     try {
-      outcome = await attempt(id);
+      outcomes = await attempt(rows);
     } catch (error) {
-      outcome = { kind: 'temporary', error: `内部错误：${(error as Error).message}`.slice(0, 500) };
-      log.error(`outbound: delivery ${id} failed unexpectedly: ${(error as Error).message}`);
+      const outcome: AttemptOutcome = {
+        kind: 'temporary',
+        error: `内部错误：${(error as Error).message}`.slice(0, 500),
+      };
+      outcomes = rows.map(() => outcome);
+      log.error(
+        `outbound: delivery ${rows.map((row) => row.id).join(',')} failed unexpectedly: ${(error as Error).message}`,
+      );
     }
-    await record(id, lease, outcome);
+    for (const [index, row] of rows.entries()) {
+      const outcome = outcomes[index] ?? { kind: 'temporary', error: '内部错误：没有投递结果' };
+      await record(row.id, lease, outcome);
+    }
   }
 
   async function poll(): Promise<void> {
@@ -226,16 +355,27 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       again = false;
       const due = await db
         .selectFrom('outbound_queue')
-        .select('id')
+        .select(['id', 'sent_id', 'rcpt'])
         .where(dueCondition(Date.now()))
         .orderBy('next_attempt_at')
         .limit(BATCH)
         .execute();
-      const ids = due.map((row) => row.id);
-      const lanes = Array.from({ length: Math.min(CONCURRENCY, ids.length) }, async () => {
-        for (let id = ids.shift(); id !== undefined && !stopped; id = ids.shift()) await work(id);
+      const groups = transactions(due);
+      const lanes = Array.from({ length: Math.min(CONCURRENCY, groups.length) }, async () => {
+        for (let group = groups.shift(); group !== undefined && !stopped; group = groups.shift()) {
+          try {
+            await work(group);
+          } catch (error) {
+            // The rows stay due (or under a lease that runs out): a later poll takes them.
+            log.warn(
+              `outbound: delivery ${group.join(',')} could not be claimed or recorded: ${(error as Error).message}`,
+            );
+          }
+        }
       });
       await Promise.all(lanes);
+      // After the deliveries, so the recipients of a message that failed in this poll share a bounce.
+      if (!stopped) await bounces.run(() => stopped);
       if (due.length === BATCH) again = true;
     } while (again && !stopped);
   }

@@ -1,11 +1,15 @@
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 
-/** Why no server could be found for a domain; `permanent` failures are not retried. */
+/**
+ * Why no server could be found for a domain; `permanent` failures are not retried. `status` is the
+ * RFC 3463 code a bounce reports for it, as no server's reply carries one.
+ */
 export class RouteError extends Error {
   constructor(
     readonly permanent: boolean,
     message: string,
+    readonly status: string,
   ) {
     super(message);
   }
@@ -40,17 +44,21 @@ export async function mailExchangers(resolver: Resolver, domain: string): Promis
     const records = await resolver.resolveMx(domain);
     if (records.length === 0) return [domain];
     if (records.some((record) => record.exchange === '' || record.exchange === '.')) {
-      throw new RouteError(true, `收件域名 ${domain} 声明不接收邮件（null MX，RFC 7505）`);
+      // RFC 7505 section 4.1: a sender reports "556 5.1.10 Recipient address has null MX".
+      throw new RouteError(true, `收件域名 ${domain} 声明不接收邮件（null MX，RFC 7505）`, '5.1.10');
     }
     return shuffleEqualPreferences(records).map((record) => record.exchange.replace(/\.$/, ''));
   } catch (error) {
     if (error instanceof RouteError) throw error;
     if (code(error) === 'ENODATA') return [domain];
     if (code(error) === 'ENOTFOUND')
-      throw new RouteError(true, `收件域名 ${domain} 不存在（DNS 查询无此域名）`);
+      // RFC 3463 X.1.2: bad destination system address.
+      throw new RouteError(true, `收件域名 ${domain} 不存在（DNS 查询无此域名）`, '5.1.2');
+    // RFC 3463 X.4.3: directory server failure.
     throw new RouteError(
       false,
       `查询 ${domain} 的 MX 记录失败（${code(error) || (error as Error).message}），稍后重试`,
+      '4.4.3',
     );
   }
 }

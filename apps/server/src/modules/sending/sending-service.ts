@@ -25,6 +25,7 @@ import type { PersonalSettingsService } from '../settings/personal-settings.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import { copyFileToChunks, streamChunks } from './chunks.js';
 import { composeToFile } from './compose.js';
+import { readHeaderBlock } from './header-block.js';
 import { type UploadService, uploadOwner } from './upload-service.js';
 
 const NOT_FOUND = '已发送邮件不存在或已被删除';
@@ -106,22 +107,6 @@ function itemView(row: SentMessageRow, deliveries: OutboundQueueRow[]): SentItem
     messageId: row.message_id,
     deliveries: views,
   };
-}
-
-/** Reads the header block of a stored message (up to `limit` bytes) as text. */
-async function headerBlock(stream: Readable, limit = 256 * 1024): Promise<string> {
-  let collected = Buffer.alloc(0);
-  try {
-    for await (const chunk of stream) {
-      collected = Buffer.concat([collected, chunk as Buffer]);
-      const end = collected.indexOf('\r\n\r\n');
-      if (end >= 0) return collected.subarray(0, end).toString('latin1');
-      if (collected.length >= limit) break;
-    }
-  } finally {
-    stream.destroy();
-  }
-  return collected.toString('latin1');
 }
 
 /** The msg-ids of a References (or In-Reply-To) header in a header block, unfolded. */
@@ -225,7 +210,7 @@ export function createSendingService(deps: SendingDeps) {
     const original = await query.executeTakeFirst();
     let earlier: string[] = [];
     if (original) {
-      const block = await headerBlock(readRaw(db, original.raw_id));
+      const block = (await readHeaderBlock(readRaw(db, original.raw_id))).toString('latin1');
       earlier = headerMessageIds(block, 'References');
       if (earlier.length === 0) earlier = headerMessageIds(block, 'In-Reply-To');
     }

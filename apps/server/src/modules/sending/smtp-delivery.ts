@@ -3,13 +3,26 @@ import type { Readable } from 'node:stream';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { hostAddresses, mailExchangers, RouteError } from './mx-route.js';
 
+/**
+ * What a server said, kept for a bounce (RFC 3464 section 2.3: Diagnostic-Code, Remote-MTA):
+ * `reply` is its reply line as sent, `remoteMta` the host that gave it. Both are absent when no
+ * server answered (DNS trouble, connection refused).
+ */
+export interface ServerAnswer {
+  reply?: string;
+  remoteMta?: string;
+}
+
 /** What one delivery attempt came to. */
 export type AttemptOutcome =
-  | { kind: 'delivered'; response: string }
+  | ({ kind: 'delivered'; response: string } & ServerAnswer)
   /** 4xx, no server reachable, DNS trouble: try again later */
-  | { kind: 'temporary'; error: string }
-  /** 5xx or a domain that cannot receive mail: give up now */
-  | { kind: 'permanent'; error: string };
+  | ({ kind: 'temporary'; error: string } & ServerAnswer)
+  /**
+   * 5xx or a domain that cannot receive mail: give up now. `status` is the RFC 3463 code when no
+   * reply carries one (a null MX, a domain that does not exist).
+   */
+  | ({ kind: 'permanent'; error: string; status?: string } & ServerAnswer);
 
 export interface RelayTarget {
   host: string;
@@ -37,7 +50,12 @@ interface SmtpFailure {
   code?: string;
   responseCode?: number;
   response?: string;
+  command?: string;
   message: string;
+  /** the recipient a RCPT TO error is about */
+  recipient?: string;
+  /** with "all recipients were rejected": each recipient's own error */
+  rejectedErrors?: SmtpFailure[];
 }
 
 /** Reply text without the line breaks of a multi-line answer, short enough to store and show. */
@@ -48,23 +66,32 @@ function oneLine(text: string): string {
     .slice(0, 1000);
 }
 
-function classify(error: SmtpFailure, where: string): AttemptOutcome {
+function classify(error: SmtpFailure, where: string, remoteMta: string): AttemptOutcome {
   const code = error.responseCode;
   const answer = oneLine(error.response || error.message);
+  const said: ServerAnswer = error.response && code !== undefined ? { reply: answer, remoteMta } : {};
   if (error.code === 'EAUTH') {
     // The relay refused our credentials: the operator must fix the relay setting, the message is
     // fine, so keep it queued rather than fail it.
-    return { kind: 'temporary', error: `中继服务器拒绝了登录凭据（${answer}），请管理员检查中继设置` };
+    return {
+      kind: 'temporary',
+      error: `中继服务器拒绝了登录凭据（${answer}），请管理员检查中继设置`,
+      ...said,
+    };
   }
   // RFC 5321 section 4.2.1: 5yz is a permanent failure, 4yz a transient one.
-  if (code !== undefined && code >= 500 && code < 600) return { kind: 'permanent', error: answer };
-  if (code !== undefined && code >= 400 && code < 500) return { kind: 'temporary', error: answer };
+  if (code !== undefined && code >= 500 && code < 600) return { kind: 'permanent', error: answer, ...said };
+  if (code !== undefined && code >= 400 && code < 500) return { kind: 'temporary', error: answer, ...said };
   return { kind: 'temporary', error: `${where}：${error.code ?? ''} ${oneLine(error.message)}`.trim() };
 }
 
+/** RFC 5321 section 4.5.3.1.8 lets servers refuse more than 100 RCPTs; we stay well below. */
+export const MAX_RECIPIENTS_PER_TRANSACTION = 50;
+
 export interface Transaction {
   from: string;
-  rcpt: string;
+  /** the recipients of one domain (one MX), at most MAX_RECIPIENTS_PER_TRANSACTION */
+  recipients: string[];
   size: number;
   /** opens a fresh stream of the message for each attempt */
   open(): Readable;
@@ -83,18 +110,44 @@ interface ConnectTarget {
   pass?: string | null;
 }
 
+interface TransactionResult {
+  /** one outcome per recipient, in the order of `Transaction.recipients` */
+  outcomes: AttemptOutcome[];
+  /** the failure that ended the transaction for everyone (connection, TLS, greeting, AUTH, MAIL) */
+  failure: AttemptOutcome | null;
+  /** the server never answered a command, so the next address may be tried */
+  connectFailed: boolean;
+}
+
+/** The key nodemailer gives a recipient back under (it trims; servers may echo any case). */
+function recipientKey(address: string): string {
+  return address.trim().toLowerCase();
+}
+
+/**
+ * The envelope errors nodemailer collected before DATA failed. It keeps each refused RCPT's error
+ * on the connection's envelope but does not hand them to the callback when the message itself
+ * fails afterwards, and a recipient refused with 4xx must not inherit the DATA failure (it may
+ * still be delivered later), so they are read from there.
+ */
+function envelopeRejections(connection: SMTPConnection): SmtpFailure[] {
+  const envelope = (connection as unknown as { _envelope?: { rejectedErrors?: SmtpFailure[] } })._envelope;
+  return envelope?.rejectedErrors ?? [];
+}
+
 /**
  * One SMTP transaction over nodemailer's connection: EHLO, STARTTLS when offered (opportunistic,
- * RFC 3207; nodemailer upgrades whenever the server advertises it), AUTH for relays, MAIL, RCPT,
- * DATA. Resolves with the outcome; `connectFailed` says the server never answered a command, so
- * the next address may be tried.
+ * RFC 3207; nodemailer upgrades whenever the server advertises it), AUTH for relays, MAIL, one
+ * RCPT per recipient, DATA. Each recipient gets its own outcome (RFC 5321 section 3.3): the reply
+ * to its RCPT when that refused it, else the reply to the message; a failure before the
+ * recipients (connection, greeting, TLS, AUTH, MAIL) is everyone's.
  */
 function transact(
   target: ConnectTarget,
   heloName: string,
   message: Transaction,
   signal: AbortSignal,
-): Promise<{ outcome: AttemptOutcome; connectFailed: boolean }> {
+): Promise<TransactionResult> {
   return new Promise((resolve) => {
     const connection = new SMTPConnection({
       host: target.host,
@@ -109,40 +162,68 @@ function transact(
       socketTimeout: 5 * 60_000,
       logger: false,
     });
+    const where = target.servername;
     let settled = false;
     let connected = false;
-    const finish = (outcome: AttemptOutcome) => {
+    const finish = (outcomes: AttemptOutcome[], failure: AttemptOutcome | null) => {
       if (settled) return;
       settled = true;
       signal.removeEventListener('abort', abort);
-      if (outcome.kind === 'delivered') connection.quit();
+      if (outcomes.some((outcome) => outcome.kind === 'delivered')) connection.quit();
       else connection.close();
-      resolve({ outcome, connectFailed: !connected });
+      resolve({ outcomes, failure, connectFailed: !connected });
     };
-    const abort = () => finish({ kind: 'temporary', error: '投递因服务停止而中断' });
+    const everyone = (outcome: AttemptOutcome) =>
+      finish(
+        message.recipients.map(() => outcome),
+        outcome,
+      );
+    /** Per recipient: its own RCPT refusal if it had one, else `otherwise`. */
+    const each = (rejections: SmtpFailure[], otherwise: (rcpt: string) => AttemptOutcome) => {
+      const refused = new Map(rejections.map((error) => [recipientKey(error.recipient ?? ''), error]));
+      finish(
+        message.recipients.map((rcpt) => {
+          const error = refused.get(recipientKey(rcpt));
+          return error ? classify(error, where, where) : otherwise(rcpt);
+        }),
+        null,
+      );
+    };
+    const abort = () => everyone({ kind: 'temporary', error: '投递因服务停止而中断' });
     signal.addEventListener('abort', abort, { once: true });
-    connection.on('error', (error: SmtpFailure) => finish(classify(error, `连接 ${target.servername}`)));
+    connection.on('error', (error: SmtpFailure) => everyone(classify(error, `连接 ${where}`, where)));
     connection.connect((error?: SmtpFailure) => {
-      if (error) return finish(classify(error, `连接 ${target.servername}`));
+      if (error) return everyone(classify(error, `连接 ${where}`, where));
       connected = true;
       const send = () =>
         connection.send(
-          { from: message.from, to: [message.rcpt], size: message.size },
+          { from: message.from, to: message.recipients, size: message.size },
           message.open(),
           (sendError, info) => {
-            if (sendError) return finish(classify(sendError as SmtpFailure, target.servername));
-            const rejected = info?.rejectedErrors?.[0];
-            if (rejected || !info || info.accepted.length === 0) {
-              return finish(
-                classify((rejected ?? { message: '收件人被拒绝' }) as SmtpFailure, target.servername),
-              );
+            if (sendError) {
+              const failure = sendError as SmtpFailure;
+              // Every RCPT refused: each recipient has its own answer.
+              if (failure.command === 'RCPT TO' && failure.rejectedErrors?.length) {
+                return each(failure.rejectedErrors, () => classify(failure, where, where));
+              }
+              // The message failed (DATA): the refused recipients keep their RCPT answers.
+              if (failure.command === 'DATA') {
+                return each(envelopeRejections(connection), () => classify(failure, where, where));
+              }
+              return everyone(classify(failure, where, where));
             }
-            finish({ kind: 'delivered', response: oneLine(info.response) });
+            const accepted = new Set((info?.accepted ?? []).map((rcpt) => recipientKey(String(rcpt))));
+            const response = oneLine(info?.response ?? '');
+            each((info?.rejectedErrors ?? []) as SmtpFailure[], (rcpt) =>
+              accepted.has(recipientKey(rcpt))
+                ? { kind: 'delivered', response, reply: response, remoteMta: where }
+                : { kind: 'temporary', error: `${where}：服务器没有答复这个收件人` },
+            );
           },
         );
       if (target.user) {
         connection.login({ user: target.user, pass: target.pass ?? '' }, (loginError) => {
-          if (loginError) finish(classify(loginError as SmtpFailure, target.servername));
+          if (loginError) everyone(classify(loginError as SmtpFailure, where, where));
           else send();
         });
       } else {
@@ -162,17 +243,19 @@ export interface RemoteDeliveryOptions {
 }
 
 /**
- * Delivers one message to one remote recipient: through the relay when one is configured,
- * otherwise to the recipient domain's mail exchangers in order of preference, each of their
- * addresses in turn, until one answers (RFC 5321 section 5.1).
+ * Delivers one message to the remote recipients of one domain in one transaction, and answers for
+ * each of them in order: through the relay when one is configured, otherwise to the domain's mail
+ * exchangers in order of preference, each of their addresses in turn, until one answers (RFC 5321
+ * section 5.1).
  */
 export async function deliverRemote(
   message: Transaction,
   options: RemoteDeliveryOptions,
-): Promise<AttemptOutcome> {
+): Promise<AttemptOutcome[]> {
   const { relay, signal, heloName } = options;
+  const everyone = (outcome: AttemptOutcome) => message.recipients.map(() => outcome);
   if (relay) {
-    const { outcome } = await transact(
+    const { outcomes } = await transact(
       {
         host: relay.host,
         port: relay.port,
@@ -186,16 +269,21 @@ export async function deliverRemote(
       message,
       signal,
     );
-    return outcome;
+    return outcomes;
   }
 
-  const domain = message.rcpt.slice(message.rcpt.lastIndexOf('@') + 1).toLowerCase();
+  const first = message.recipients[0] ?? '';
+  const domain = first.slice(first.lastIndexOf('@') + 1).toLowerCase();
   let hosts: string[];
   try {
     hosts = await mailExchangers(options.resolver, domain);
   } catch (error) {
     if (error instanceof RouteError) {
-      return { kind: error.permanent ? 'permanent' : 'temporary', error: error.message };
+      return everyone(
+        error.permanent
+          ? { kind: 'permanent', error: error.message, status: error.status }
+          : { kind: 'temporary', error: error.message },
+      );
     }
     throw error;
   }
@@ -204,7 +292,7 @@ export async function deliverRemote(
     const addresses = await hostAddresses(options.resolver, host);
     if (addresses.length === 0) problems.push(`${host} 没有 A/AAAA 记录`);
     for (const address of addresses) {
-      if (signal.aborted) return { kind: 'temporary', error: '投递因服务停止而中断' };
+      if (signal.aborted) return everyone({ kind: 'temporary', error: '投递因服务停止而中断' });
       const target: ConnectTarget = {
         host: address,
         port: options.mxPort,
@@ -214,22 +302,22 @@ export async function deliverRemote(
       };
       let attempt = await transact(target, heloName, message, signal);
       if (
-        attempt.outcome.kind === 'temporary' &&
-        /ETLS|TLS/i.test(attempt.outcome.error) &&
+        attempt.failure?.kind === 'temporary' &&
+        /ETLS|TLS/i.test(attempt.failure.error) &&
         !signal.aborted
       ) {
         // Opportunistic TLS must not make delivery worse than plain text (RFC 7435 section 1.3):
         // after a failed handshake, try the same server once more without STARTTLS.
         attempt = await transact({ ...target, ignoreTLS: true }, heloName, message, signal);
       }
-      if (!attempt.connectFailed) return attempt.outcome;
+      if (!attempt.connectFailed) return attempt.outcomes;
       problems.push(
-        `${host}[${address}]：${attempt.outcome.kind === 'delivered' ? '' : attempt.outcome.error}`,
+        `${host}[${address}]：${attempt.failure?.kind === 'temporary' ? attempt.failure.error : ''}`,
       );
     }
   }
-  return {
+  return everyone({
     kind: 'temporary',
     error: `无法连接收件域名 ${domain} 的邮件服务器：${problems.join('；')}`.slice(0, 1000),
-  };
+  });
 }
