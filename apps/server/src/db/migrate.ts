@@ -6,6 +6,7 @@ import * as domainDns from './migrations/005_domain_dns.js';
 import * as business from './migrations/010_business.js';
 import * as sending from './migrations/015_sending.js';
 import * as operations from './migrations/020_operations.js';
+import * as mailSearch from './migrations/025_mail_search.js';
 
 /**
  * Numbered migrations, applied in order on start (see README.md beside this file). Each module
@@ -19,6 +20,7 @@ const migrations: Record<string, (engine: Engine) => Migration> = {
   '010_business': (engine) => ({ up: (db) => business.up(db, engine) }),
   '015_sending': (engine) => ({ up: (db) => sending.up(db, engine) }),
   '020_operations': (engine) => ({ up: (db) => operations.up(db, engine) }),
+  '025_mail_search': (engine) => ({ up: (db) => mailSearch.up(db, engine) }),
 };
 
 export const SCHEMA_VERSION = Object.keys(migrations).length;
