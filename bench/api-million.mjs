@@ -178,6 +178,17 @@ try {
       () => call(base, token, `user/getInbox?q=${encodeURIComponent('sender42@')}`),
       5,
     );
+    await time(
+      'getInbox all, search "第 4242 号"',
+      () => call(base, token, `user/getInbox?q=${encodeURIComponent('第 4242 号')}`),
+      5,
+    );
+    // Two characters have no trigram: every search of them reads the caller's messages.
+    await time(
+      'getInbox all, search "发票" (2 characters)',
+      () => call(base, token, `user/getInbox?q=${encodeURIComponent('发票')}`),
+      5,
+    );
     await time('getUnreadEmail (200 addresses)', () => call(base, token, 'user/getUnreadEmail'), 10);
     await time('emailList (200 addresses, unread counts)', () => call(base, token, 'user/emailList'), 10);
     const first = await call(base, token, 'user/getInbox?page=1&pageSize=1');

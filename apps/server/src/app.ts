@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
+import { searchIndexWarning } from './db/search-index.js';
 import { apiKeyRoutes } from './modules/api-keys/api-key-routes.js';
 import { authRoutes, sessionRoutes } from './modules/auth/auth-routes.js';
 import { cardRoutes, publicCardRoutes } from './modules/cards/card-routes.js';
@@ -80,6 +81,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const database = openDatabase(config);
   try {
     await migrate(database.db as never, database.engine);
+    const searchWarning = await searchIndexWarning(database.db as never, database.engine);
+    if (searchWarning) app.log.warn(searchWarning);
   } catch (error) {
     await database.close();
     throw error;

@@ -62,7 +62,7 @@ export function createServices(
     events: mailEvents,
     log,
   });
-  const mail = createMailService(db, settings);
+  const mail = createMailService(db, engine, settings);
   const domains = createDomainService(db);
   const dkim = createDkimService(db, domains);
   const paySettings = createPaySettingsStore(db);

@@ -6,6 +6,7 @@ import * as domainDns from './migrations/005_domain_dns.js';
 import * as business from './migrations/010_business.js';
 import * as sending from './migrations/015_sending.js';
 import * as operations from './migrations/020_operations.js';
+import * as mailSearch from './migrations/025_mail_search.js';
 import * as deliveryReports from './migrations/030_delivery_reports.js';
 import * as rateLimits from './migrations/035_rate_limits.js';
 
@@ -21,6 +22,7 @@ const migrations: Record<string, (engine: Engine) => Migration> = {
   '010_business': (engine) => ({ up: (db) => business.up(db, engine) }),
   '015_sending': (engine) => ({ up: (db) => sending.up(db, engine) }),
   '020_operations': (engine) => ({ up: (db) => operations.up(db, engine) }),
+  '025_mail_search': (engine) => ({ up: (db) => mailSearch.up(db, engine) }),
   '030_delivery_reports': (engine) => ({ up: (db) => deliveryReports.up(db, engine) }),
   '035_rate_limits': (engine) => ({ up: (db) => rateLimits.up(db, engine) }),
 };

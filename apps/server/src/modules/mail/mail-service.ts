@@ -8,7 +8,8 @@ import type {
   PageOf,
   UnreadData,
 } from '@youju/contract';
-import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql, type Transaction } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql, type Transaction } from 'kysely';
+import type { Engine } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { pageOf } from '../../lib/paging.js';
@@ -19,11 +20,10 @@ import type { AuthContext } from '../sessions/session-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import { sanitizeMailHtml } from './html-sanitizer.js';
 import type { MailPerson, StoredAttachment } from './mail-parser.js';
+import { createMailSearch, type Scoped, type SearchTuning } from './mail-search.js';
 import { deleteOrphanRaw, readRaw } from './raw-store.js';
 
 const NOT_FOUND = '邮件不存在或已被删除';
-
-type Scoped = SelectQueryBuilder<Database, 'messages' | 'mailboxes', object>;
 
 /** Listing columns (no bodies). */
 const ITEM_COLUMNS = [
@@ -85,17 +85,19 @@ function parseJson<T>(text: string, fallback: T): T {
   }
 }
 
-/** LIKE pattern for a user's search text, with the wildcards escaped. */
-function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /**
  * Reading received mail (API.md "User" mail calls) and managing temporary addresses. Every query
  * goes through `scope`: a user reaches the mailboxes it owns, an administrator all, a mailbox
  * session only itself; anything else answers exactly like a missing id.
  */
-export function createMailService(db: Kysely<Database>, settings: SettingsService) {
+export function createMailService(
+  db: Kysely<Database>,
+  engine: Engine,
+  settings: SettingsService,
+  options: { searchTuning?: SearchTuning } = {},
+) {
+  const search = createMailSearch(db, engine, options.searchTuning);
+
   function restrict<T extends SelectQueryBuilder<Database, 'mailboxes', object>>(
     query: T,
     auth: AuthContext,
@@ -182,27 +184,16 @@ export function createMailService(db: Kysely<Database>, settings: SettingsServic
 
   return {
     async inbox(auth: AuthContext, query: InboxQuery): Promise<PageOf<MailItem>> {
-      const filtered = () => {
+      const withFilters = () => {
         let q = scoped(auth);
         if (query.address) q = q.where('mailboxes.address', '=', query.address.trim().toLowerCase());
         if (query.unread !== undefined) q = q.where('messages.read', '=', query.unread ? 0 : 1);
         if (query.starred !== undefined) q = q.where('messages.starred', '=', query.starred ? 1 : 0);
-        const text = query.q?.trim();
-        if (text) {
-          const pattern = likePattern(text);
-          const like = (eb: ExpressionBuilder<Database, 'messages' | 'mailboxes'>, column: string) =>
-            sql<boolean>`lower(${eb.ref(column as never)}) like ${pattern} escape '\\'`;
-          q = q.where((eb) =>
-            eb.or([
-              like(eb, 'messages.subject'),
-              like(eb, 'messages.from_name'),
-              like(eb, 'messages.from_address'),
-              like(eb, 'messages.text_body'),
-            ]),
-          );
-        }
         return q;
       };
+      const text = query.q?.trim();
+      const matching = text ? await search.filter(withFilters(), text) : (q: Scoped) => q;
+      const filtered = () => matching(withFilters());
       return pageOf(query, async (limit, offset) => {
         const [rows, count] = await Promise.all([
           filtered()
@@ -287,17 +278,30 @@ export function createMailService(db: Kysely<Database>, settings: SettingsServic
       return { meta, raw: () => readRaw(db, row.raw_id) };
     },
 
+    /**
+     * Counted per mailbox from the (mailbox_id, read) index: a join grouped by address would sort
+     * every unread row first (136 ms for 333,000 unread at a million messages; this takes 11 ms).
+     */
     async unread(auth: AuthContext): Promise<UnreadData> {
-      const rows = await scoped(auth)
-        .select(['mailboxes.address', (eb) => eb.fn.countAll<number>().as('count')])
-        .where('messages.read', '=', 0)
-        .groupBy('mailboxes.address')
+      const rows = await restrict(db.selectFrom('mailboxes'), auth)
+        .select((eb) => [
+          'mailboxes.address',
+          eb
+            .selectFrom('messages')
+            .select((inner) => inner.fn.countAll<number>().as('count'))
+            .whereRef('messages.mailbox_id', '=', 'mailboxes.id')
+            .where('messages.read', '=', 0)
+            .as('count'),
+        ])
+        .orderBy('mailboxes.address')
         .execute();
       const byAddress: Record<string, number> = {};
       let total = 0;
       for (const row of rows) {
-        byAddress[row.address] = Number(row.count);
-        total += Number(row.count);
+        const count = Number(row.count ?? 0);
+        if (count === 0) continue;
+        byAddress[row.address] = count;
+        total += count;
       }
       return { total, byAddress };
     },
