@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm test`: every suite. Builds first (browser and crash tests run the built server), then runs
-// the contract, web and server suites, the server suite again on PostgreSQL when one is reachable,
-// and the browser suite. Ends with one line summing them all: "N passed, N failed".
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+// the contract, web and server suites (the server suite on SQLite and, when one is reachable, on
+// PostgreSQL, side by side), and the browser suite. Ends with one line summing them all:
+// "N passed, N failed".
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,23 +37,21 @@ async function findPostgres() {
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
 
-function suite(label, project, env = {}) {
-  const output = join(reports, `${label.replace(/\W+/g, '-')}.json`);
-  console.log(`\n=== ${label} ===`);
-  const result = spawnSync(
-    process.execPath,
-    [
-      vitest,
-      'run',
-      '--project',
-      project,
-      '--passWithNoTests',
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile.json=${output}`,
-    ],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } },
-  );
+function vitestArgs(project, output) {
+  return [
+    vitest,
+    'run',
+    '--project',
+    project,
+    '--passWithNoTests',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${output}`,
+  ];
+}
+
+/** Adds a finished suite's counts (from vitest's JSON report) to the totals. */
+function tally(label, output, status) {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
@@ -66,11 +65,53 @@ function suite(label, project, env = {}) {
       if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) failed += 1;
     }
   }
-  if (result.status !== 0 && failed === 0) failed = 1;
+  if (status !== 0 && failed === 0) failed = 1;
   totals.passed += passed;
   totals.failed += failed;
   totals.skipped += skipped;
   lines.push(`${label}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+}
+
+const reportFile = (label) => join(reports, `${label.replace(/\W+/g, '-')}.json`);
+
+function suite(label, project, env = {}) {
+  const output = reportFile(label);
+  console.log(`\n=== ${label} ===`);
+  const result = spawnSync(process.execPath, vitestArgs(project, output), {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  tally(label, output, result.status);
+}
+
+/**
+ * Suites that run side by side (the server suite on SQLite and on PostgreSQL: much of their time
+ * is spent waiting on sockets, disks and timers, not on the CPU). Each one's output is kept in a
+ * file and printed whole, in order, once all have finished.
+ */
+async function suitesSideBySide(entries) {
+  const runs = entries.map(({ label, project, env }) => {
+    const output = reportFile(label);
+    const log = join(reports, `${label.replace(/\W+/g, '-')}.log`);
+    const fd = openSync(log, 'w');
+    const child = spawn(process.execPath, vitestArgs(project, output), {
+      cwd: root,
+      stdio: ['ignore', fd, fd],
+      env: { ...process.env, ...env },
+    });
+    return new Promise((resolve) => {
+      child.on('close', (status) => {
+        closeSync(fd);
+        resolve({ label, output, log, status });
+      });
+    });
+  });
+  for (const { label, output, log, status } of await Promise.all(runs)) {
+    console.log(`\n=== ${label} ===`);
+    process.stdout.write(readFileSync(log));
+    tally(label, output, status);
+  }
 }
 
 const build = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
@@ -103,11 +144,18 @@ check('lint and format (biome, zero warnings)', process.execPath, [
 ]);
 suite('contract', 'contract');
 suite('web (unit)', 'web');
-suite('server on SQLite', 'server', { YOUJU_TEST_ENGINE: 'sqlite' });
+const serverSuites = [{ label: 'server on SQLite', project: 'server', env: { YOUJU_TEST_ENGINE: 'sqlite' } }];
 const postgresUrl = await findPostgres();
 if (postgresUrl) {
-  suite('server on PostgreSQL', 'server', { YOUJU_TEST_ENGINE: 'postgres', TEST_DATABASE_URL: postgresUrl });
-} else {
+  serverSuites.push({
+    label: 'server on PostgreSQL',
+    project: 'server',
+    env: { YOUJU_TEST_ENGINE: 'postgres', TEST_DATABASE_URL: postgresUrl },
+  });
+}
+console.log(`\n=== ${serverSuites.map((entry) => entry.label).join(' and ')}, side by side ===`);
+await suitesSideBySide(serverSuites);
+if (!postgresUrl) {
   lines.push('server on PostgreSQL: not run (no PostgreSQL reachable; set TEST_DATABASE_URL)');
   if (process.env.CI) totals.failed += 1;
 }
