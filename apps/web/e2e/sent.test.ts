@@ -62,6 +62,9 @@ describe('compose and sent mail in the browser', () => {
       await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
       await page.locator('.ant-layout-sider').getByRole('menuitem', { name: '已发送' }).click();
       await page.waitForURL(`${server.baseUrl}/user/sent`);
+      // The router renders the next screen in a transition: the inbox, with its own 写邮件 button,
+      // can still be on screen when the URL has changed. Wait for the sent list itself.
+      await page.getByRole('columnheader', { name: '收件人与投递状态' }).waitFor();
       await page.getByRole('button', { name: /写邮件/ }).click();
       const drawer = page.locator('.ant-drawer-content-wrapper', { hasText: '发件人' });
       await drawer.getByLabel('主题').waitFor();
