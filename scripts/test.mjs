@@ -168,7 +168,7 @@ if (existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
 
 console.log('\n=== summary ===');
 for (const line of lines) console.log(line);
-console.log(
-  `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
-);
+if (totals.skipped) console.log(`skipped in all: ${totals.skipped} (tests for the other database engine)`);
+// The last line is the sum CI reads, alone on its line.
+console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed > 0 ? 1 : 0);
