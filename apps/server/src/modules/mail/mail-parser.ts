@@ -134,20 +134,28 @@ function people(value: AddressObject | AddressObject[] | undefined): MailPerson[
   return result.slice(0, 500);
 }
 
-/**
- * The value of a raw header line (mailsplit keeps lines as binary strings) when it carries 8-bit
- * bytes that are not UTF-8, decoded the way charset.ts reads unlabelled text; null when the line is
- * ASCII or UTF-8 and the libraries' own reading stands.
- */
-function legacyHeaderValue(lines: HeaderLines, key: string): string | null {
+/** The raw bytes of a header's value (mailsplit keeps header lines as binary strings), or null. */
+function rawHeaderValue(lines: HeaderLines, key: string): Buffer | null {
   const found = lines ? lines.find((line) => line.key === key) : undefined;
   if (!found) return null;
   const raw = Buffer.from(found.line, 'binary');
-  const value = raw.subarray(raw.indexOf(0x3a) + 1);
-  if (!isLegacyEightBit(value)) return null;
+  return raw.subarray(raw.indexOf(0x3a) + 1);
+}
+
+/** Raw header bytes read the way charset.ts reads unlabelled text, unfolded. */
+function headerText(value: Buffer): string {
   return decodeBytes(value)
     .replace(/\r?\n[ \t]/g, ' ')
     .trim();
+}
+
+/**
+ * A header's value when it carries 8-bit bytes that are not UTF-8 (old GBK or Big5 mail), decoded;
+ * null when it is ASCII or UTF-8 and the libraries' own reading stands.
+ */
+function legacyHeaderValue(lines: HeaderLines, key: string): string | null {
+  const value = rawHeaderValue(lines, key);
+  return value !== null && isLegacyEightBit(value) ? headerText(value) : null;
 }
 
 function decodeWords(text: string): string {
@@ -168,14 +176,12 @@ function legacyFilename(lines: HeaderLines): string | null {
     ['content-disposition', 'filename'],
     ['content-type', 'name'],
   ] as const) {
-    const line = lines ? lines.find((entry) => entry.key === key) : undefined;
-    if (!line) continue;
-    const legacy = legacyHeaderValue(lines, key);
-    const value = libmime.parseHeaderValue(legacy ?? line.line.slice(line.line.indexOf(':') + 1)).params[
-      param
-    ];
+    const raw = rawHeaderValue(lines, key);
+    if (raw === null) continue;
+    const legacy = isLegacyEightBit(raw);
+    const value = libmime.parseHeaderValue(legacy ? headerText(raw) : raw.toString('latin1')).params[param];
     if (!value) continue;
-    return legacy === null ? null : decodeWords(value);
+    return legacy ? decodeWords(value) : null;
   }
   return null;
 }
@@ -198,19 +204,8 @@ function legacyPeople(lines: HeaderLines, key: string): MailPerson[] | null {
 
 /** Header values with raw 8-bit bytes (no encoded words, RFC 6532 style or just old GBK mail). */
 function rawHeaderText(lines: HeaderLines, key: string): string | null {
-  if (!lines) return null;
-  const found = lines.find((line) => line.key === key);
-  if (!found) return null;
-  const raw = Buffer.from(found.line, 'binary');
-  const colon = raw.indexOf(0x3a);
-  const value = decodeBytes(raw.subarray(colon + 1))
-    .replace(/\r?\n[ \t]/g, ' ')
-    .trim();
-  try {
-    return libmime.decodeWords(value);
-  } catch {
-    return value;
-  }
+  const value = rawHeaderValue(lines, key);
+  return value === null ? null : decodeWords(headerText(value));
 }
 
 function cut(text: string | null | undefined): string | null {
