@@ -75,7 +75,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: JSON_BODY_LIMIT,
-    trustProxy: false,
+    // X-Forwarded-For only from the operator's proxies (TRUSTED_PROXIES): request.ip is then the
+    // right-most address of the chain that is not a trusted proxy, so a client cannot name itself
+    // someone else to escape a ban or a limit; from anyone else the header is ignored.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const database = openDatabase(config);

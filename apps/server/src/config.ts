@@ -26,6 +26,11 @@ export interface Config {
   logLevel: string;
   /** the outbound queue (modules/sending); the variables exist for tests and unusual networks */
   outbound: OutboundConfig;
+  /**
+   * TRUSTED_PROXIES: reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For is believed;
+   * empty = the socket peer is the client
+   */
+  trustedProxies: string[];
 }
 
 export interface OutboundConfig {
@@ -78,6 +83,24 @@ function dnsServers(raw: string | null): string[] {
     }
     return server;
   });
+}
+
+function trustedProxies(raw: string | null): string[] {
+  if (!raw) return [];
+  return raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [address, prefix, ...rest] = entry.split('/');
+      const bits = isIP(address ?? '') === 6 ? 128 : 32;
+      const prefixValid =
+        prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) >= 0 && Number(prefix) <= bits);
+      if (!isIP(address ?? '') || !prefixValid || rest.length > 0) {
+        throw new ConfigError(`TRUSTED_PROXIES 的每一项必须是 IP 地址或 CIDR 网段，"${entry}" 无效`);
+      }
+      return entry;
+    });
 }
 
 function milliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -166,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Parti
     webRoot: defaults.webRoot ?? null,
     logLevel: env.LOG_LEVEL || 'info',
     outbound: outbound(env),
+    trustedProxies: trustedProxies(optional(env, 'TRUSTED_PROXIES')),
     ...defaults,
   };
 }

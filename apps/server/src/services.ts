@@ -11,6 +11,7 @@ import { createCardService } from './modules/cards/card-service.js';
 import { createCertificateService } from './modules/certificates/certificate-service.js';
 import { createDashboardService } from './modules/dashboard/dashboard-service.js';
 import { createDkimService } from './modules/dkim/dkim-service.js';
+import { createDnsLookup } from './modules/dns/dns-lookup.js';
 import { createDnsService } from './modules/dns/dns-service.js';
 import { createDomainService } from './modules/domains/domain-service.js';
 import { createEmailAccountService } from './modules/email-accounts/email-account-service.js';
@@ -50,7 +51,9 @@ export function createServices(
   const rateLimits = engine === 'postgres' ? createDatabaseRateLimits(db) : memoryRateLimits();
   const sessions = createSessionService(db);
   const settings = createSettingsService(db);
-  const firewall = createFirewallService(db);
+  const firewall = createFirewallService(db, {
+    allowList: async () => (await settings.get()).banAllowList,
+  });
   const filters = createFilterService(db, log);
   const mailEvents = createMailEvents(pool, log);
   const inbound = createInboundService({
@@ -63,7 +66,21 @@ export function createServices(
     log,
   });
   const mail = createMailService(db, engine, settings);
-  const domains = createDomainService(db);
+  const domains = createDomainService(db, {
+    engine,
+    mailHostname: config.mailHostname,
+    async txtLookup(name) {
+      const lookup = createDnsLookup({ servers: config.dnsServers });
+      try {
+        const result = await lookup.txt(name);
+        if (result.kind === 'found') return { values: result.values };
+        if (result.kind === 'none') return { values: [] };
+        return { error: result.message };
+      } finally {
+        lookup.cancel();
+      }
+    },
+  });
   const dkim = createDkimService(db, domains);
   const paySettings = createPaySettingsStore(db);
   const personal = createPersonalSettingsService(db);

@@ -28,6 +28,7 @@ export interface Database {
   sent_message_chunks: SentMessageChunkTable;
   outbound_queue: OutboundQueueTable;
   rate_counters: RateCounterTable;
+  retired_addresses: RetiredAddressTable;
 }
 
 export interface SystemAccountTable {
@@ -73,6 +74,9 @@ export interface DomainTable {
   created_at: number;
   /** migration 005 */
   dns_checked_at: number | null;
+  /** migration 040: `pending` until the DNS TXT challenge holds, then `active` */
+  status: Generated<'pending' | 'active'>;
+  verification_token: string | null;
 }
 export type DomainRow = Selectable<DomainTable>;
 export type DomainUpdate = Updateable<DomainTable>;
@@ -365,4 +369,10 @@ export interface RateCounterTable {
   bucket: number;
   count: number;
   expires_at: number;
+}
+
+/** migration 040: addresses whose mailbox expired or was deleted recently */
+export interface RetiredAddressTable {
+  address: string;
+  retired_at: number;
 }

@@ -40,24 +40,35 @@ export function createDatabaseRateLimits(db: Kysely<Database>): RateLimits {
       async hit(key) {
         const now = Date.now();
         const bucket = Math.floor(now / bucketMs);
-        await db
-          .insertInto('rate_counters')
-          .values({
-            name: limitName,
-            key: keyOf(key),
-            bucket,
-            count: 1,
-            expires_at: (bucket + 1) * bucketMs + windowMs,
-          })
-          .onConflict((conflict) =>
-            conflict
-              .columns(['name', 'key', 'bucket'])
-              .doUpdateSet((eb) => ({ count: eb('rate_counters.count', '+', 1) })),
+        const oldest = Math.floor((now - windowMs) / bucketMs);
+        const entry = keyOf(key);
+        // One statement: the upsert and the sum of the window's other buckets. Each caller gets the
+        // count including its own event and every event committed before it, so of N parallel
+        // callers the k-th to commit sees at least k (no check-then-act race across processes).
+        const { rows } = await sql<{ total: string | number }>`
+          with counted as (
+            insert into rate_counters (name, key, bucket, count, expires_at)
+            values (${limitName}, ${entry}, ${bucket}, 1, ${(bucket + 1) * bucketMs + windowMs})
+            on conflict (name, key, bucket) do update set count = rate_counters.count + 1
+            returning count
           )
-          .execute();
-        const total = await count(key, now);
+          select (select count from counted) + coalesce((
+            select sum(count) from rate_counters
+            where name = ${limitName} and key = ${entry} and bucket > ${oldest} and bucket <> ${bucket}
+          ), 0) as total`.execute(db);
         await sweep(now);
-        return total;
+        return Number(rows[0]?.total ?? 1);
+      },
+      async release(key) {
+        const now = Date.now();
+        const oldest = Math.floor((now - windowMs) / bucketMs);
+        const entry = keyOf(key);
+        await sql`
+          update rate_counters set count = count - 1
+          where name = ${limitName} and key = ${entry} and bucket = (
+            select max(bucket) from rate_counters
+            where name = ${limitName} and key = ${entry} and bucket > ${oldest} and count > 0
+          )`.execute(db);
       },
       count: (key) => count(key),
       async reset(key) {

@@ -1,12 +1,14 @@
 /**
- * Counts events per key in a sliding window (fixed buckets of a tenth of the window). Used for
- * login throttling. In-process for now; a shared store (PostgreSQL or Redis) can stand behind the
- * same interface when several processes must agree.
+ * Counts events per key in a sliding window (fixed buckets of a tenth of the window), in this
+ * process. `hit` is synchronous, so an increment and the count it returns are one step: callers
+ * that check the returned count never race each other.
  */
 export interface RateLimiter {
   /** Records one event; returns how many the key has in the window, this one included. */
   hit(key: string, now?: number): number;
   count(key: string, now?: number): number;
+  /** Takes one event back (an attempt that turned out legitimate). */
+  release(key: string, now?: number): void;
   reset(key: string): void;
 }
 
@@ -48,6 +50,16 @@ export function createRateLimiter(windowMs: number, maxKeys = 100_000): RateLimi
     count(key, now = Date.now()) {
       return sum(live(key, now));
     },
+    release(key, now = Date.now()) {
+      const entry = live(key, now);
+      if (!entry) return;
+      // The newest bucket holding an event: the one the taken-back event was most likely counted in.
+      const newest = Math.max(...entry.keys());
+      const value = (entry.get(newest) ?? 0) - 1;
+      if (value > 0) entry.set(newest, value);
+      else entry.delete(newest);
+      if (entry.size === 0) buckets.delete(key);
+    },
     reset(key) {
       buckets.delete(key);
     },
@@ -59,6 +71,8 @@ export interface RateLimit {
   /** Records one event; resolves to how many the key has in the window, this one included. */
   hit(key: string): Promise<number>;
   count(key: string): Promise<number>;
+  /** Takes one event back (an attempt that turned out legitimate). */
+  release(key: string): Promise<void>;
   reset(key: string): Promise<void>;
 }
 
@@ -81,6 +95,7 @@ export function memoryRateLimits(): RateLimits {
       limit = {
         hit: async (entry) => limiter.hit(entry),
         count: async (entry) => limiter.count(entry),
+        release: async (entry) => limiter.release(entry),
         reset: async (entry) => limiter.reset(entry),
       };
       limits.set(key, limit);

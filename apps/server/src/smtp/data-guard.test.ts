@@ -22,13 +22,31 @@ describe('DataGuard', () => {
     expect(result.violation).toBeNull();
     expect(result.output).toBe('Subject: hi\r\n\r\nbody line\r\nsecond\r\n');
   });
-  it('refuses bare LF, bare CR, and the smuggling sequences', async () => {
-    expect((await run(['a\nb\r\n'])).violation).toBe('bare-line-break');
+  it('takes bare LF as a line end and stores it as CRLF, across chunk boundaries', async () => {
+    const result = await run([
+      'Subject: lf\n\nline one\n',
+      'line two\r',
+      '\nline three\n',
+      '\n..not a dot line\n',
+    ]);
+    expect(result.violation).toBeNull();
+    expect(result.output).toBe(
+      'Subject: lf\r\n\r\nline one\r\nline two\r\nline three\r\n\r\n..not a dot line\r\n',
+    );
+    // a lone "." line between CRLFs is content smtp-server unstuffed from ".." and is kept
+    expect((await run(['a\r\n.\r\nb\r\n'])).violation).toBeNull();
+  });
+  it('refuses bare CR and the six smuggling sequences', async () => {
     expect((await run(['a\rb\r\n'])).violation).toBe('bare-line-break');
-    expect((await run(['x\r\n\n.\n'])).violation).toBe('bare-line-break');
-    expect((await run(['x\r\n\r\n.\r', 'MAIL FROM:<a@b>\r\n'])).violation).toBe('bare-line-break');
-    expect((await run(['x\r\n', '\nsplit\r\n'])).violation).toBe('bare-line-break');
     expect((await run(['ends with cr\r'])).violation).toBe('bare-line-break');
+    for (const sequence of ['\n.\n', '\n.\r\n', '\r\n.\n', '\r.\r', '\r\n.\r', '\n.\r']) {
+      expect((await run([`x\r\n${sequence}MAIL FROM:<a@b>\r\n`])).violation).toBe('bare-line-break');
+      // split at every position, since a chunk boundary must not hide it
+      for (let cut = 1; cut < sequence.length; cut++) {
+        const chunks = [`x\r\n${sequence.slice(0, cut)}`, `${sequence.slice(cut)}MAIL FROM:<a@b>\r\n`];
+        expect((await run(chunks)).violation).toBe('bare-line-break');
+      }
+    }
   });
   it('counts size and keeps draining past the limit', async () => {
     const result = await run([

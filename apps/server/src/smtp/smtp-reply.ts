@@ -25,8 +25,28 @@ export class SmtpReply extends Error {
 }
 
 export const Replies = {
-  /** RFC 5321 section 3.1 / 4.2.3: 554 instead of the greeting; RFC 3463 5.7.1 delivery not authorized */
+  /**
+   * An operator's blacklist entry: RFC 5321 section 3.1 allows 554 instead of the greeting; RFC 3463
+   * 5.7.1 delivery not authorized. The operator decided; the sender should know at once.
+   */
   blocked: () => new SmtpReply(554, '5.7.1', 'Your address is not allowed to send mail here'),
+  /**
+   * An automatic ban (address probing, password guessing from that address): 421 closes the
+   * session and the sender retries later (RFC 5321 section 4.2.2 / 3.8), so mail of legitimate users
+   * of a shared address is delayed, never bounced.
+   */
+  temporarilyBlocked: () =>
+    new SmtpReply(421, '4.7.0', 'Too much suspicious traffic from your address, try again later'),
+  /** More sessions from one address than its share: RFC 3463 4.7.0, retried later */
+  tooManyConnections: () =>
+    new SmtpReply(421, '4.7.0', 'Too many connections from your address, try again later'),
+  /** RFC 3463 section 3.2: 5.1.2 bad destination system address (a domain not proven ours) */
+  unverifiedDomain: (address: string) =>
+    new SmtpReply(
+      550,
+      '5.1.2',
+      `<${address.replace(/[^\x21-\x7e]/g, '?')}>: Recipient domain is not accepted here`,
+    ),
   /** RFC 3463 section 3.2: 5.1.1 bad destination mailbox address */
   unknownRecipient: (address: string) =>
     new SmtpReply(
@@ -43,7 +63,11 @@ export const Replies = {
     new SmtpReply(552, '5.3.4', `Message size exceeds fixed maximum message size (${limit} bytes)`),
   /** RFC 5321 section 2.3.8 (lines end in CRLF only) and section 4.1.1.4; RFC 3463 5.6.0 */
   bareLineBreak: () =>
-    new SmtpReply(554, '5.6.0', 'Message contains bare CR or LF; lines must end with CRLF (RFC 5321 2.3.8)'),
+    new SmtpReply(
+      554,
+      '5.6.0',
+      'Message contains a bare CR, or a lone "." line next to a bare LF (SMTP smuggling; RFC 5321 2.3.8)',
+    ),
   /** RFC 5321 section 4.5.3.1.6 (text line limit); refused beyond our generous bound */
   lineTooLong: (limit: number) =>
     new SmtpReply(554, '5.6.0', `Message has a line longer than ${limit} bytes`),

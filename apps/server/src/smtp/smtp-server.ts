@@ -6,6 +6,7 @@ import {
   type SMTPServerDataStream,
   type SMTPServerSession,
 } from 'smtp-server';
+import { selfSignedCertificate } from '../modules/certificates/self-signed.js';
 import {
   DeliveryError,
   type Envelope,
@@ -21,7 +22,8 @@ import { loadCertificate } from './tls-certificates.js';
  * storage (wildduck style): the handlers below only translate between SMTP and these calls.
  */
 export interface InboundPort {
-  isBlocked(ip: string): Promise<boolean>;
+  /** an operator's blacklist entry (`manual`) or an automatic ban refuses the address; null = neither */
+  blockOf(ip: string): Promise<{ automatic: boolean } | null>;
   /** counts one abusive act of a client (see ABUSE); may put its address on the blacklist */
   reportAbuse(ip: string, act: AbuseAct): Promise<void>;
   maxMessageBytes(): Promise<number>;
@@ -32,8 +34,13 @@ export interface InboundPort {
 }
 
 export const SMTP_LIMITS = {
-  /** simultaneous connections; more get 421 from smtp-server */
-  maxClients: 200,
+  /** simultaneous connections in all; more get 421 from smtp-server */
+  maxClients: 1000,
+  /**
+   * simultaneous connections from one source (an IPv4 address, an IPv6 /64): more get 421 while the
+   * others still get in, so one client holding slow connections cannot lock everyone out
+   */
+  maxClientsPerSource: 20,
   /** RFC 5321 section 4.5.3.1.8: at least 100 recipients must be accepted */
   maxRecipients: 100,
   /** bytes per DATA line; RFC 5321 section 4.5.3.1.6 asks senders for 1000, we are lenient */
@@ -45,15 +52,17 @@ export const SMTP_LIMITS = {
 };
 
 /**
- * Abuse that puts a client's address on the blacklist (issue 7: "automatic bans added by login
- * throttling and SMTP abuse"): guessing addresses (a directory harvest, many RCPTs for mailboxes
- * that do not exist) and smuggling attempts (bare CR or LF in DATA). Counted per address over a
- * window; a legitimate sender never comes near these numbers.
+ * Abuse that puts a client's address on the blacklist for a while (an automatic ban, answered with
+ * 421 so that mail of others sharing the address is delayed, never lost): guessing addresses (a
+ * directory harvest: many RCPTs for mailboxes that never existed; addresses whose mailbox expired or
+ * was deleted recently do not count, nor do domains awaiting verification) and smuggling attempts
+ * (a bare CR, or a lone "." next to a bare LF). Counted per address over a window; a large provider's
+ * shared outbound address delivering to expired temporary mailboxes never comes near these numbers.
  */
 export const ABUSE = {
   windowMs: 10 * 60_000,
   banMinutes: 60,
-  limits: { 'unknown-recipient': 30, 'bare-line-break': 3 },
+  limits: { 'unknown-recipient': 100, 'bare-line-break': 10 },
 } as const;
 export type AbuseAct = keyof typeof ABUSE.limits;
 
@@ -109,14 +118,46 @@ function declaredSize(address: SMTPServerAddress | false): number {
   return Number.isFinite(size) ? size : 0;
 }
 
+/** The key a source's connections are counted under: the address, or its /64 for IPv6. */
+export function sourceKey(ip: string): string {
+  const address = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+  if (!address.includes(':')) return address;
+  const groups = address.split('::');
+  const head = (groups[0] ?? '').split(':').filter(Boolean);
+  const tail = groups.length > 1 ? (groups[1] ?? '').split(':').filter(Boolean) : [];
+  const full = [...head, ...Array(Math.max(0, 8 - head.length - tail.length)).fill('0'), ...tail];
+  return `${full.slice(0, 4).join(':')}::/64`;
+}
+
 /** The handlers of one listener, as plain functions over the port. */
 export function createSmtpHandlers(port: InboundPort, log: Logger) {
+  /** open sessions per source (sourceKey), to keep one source within its share */
+  const open = new Map<string, number>();
+  const counted = new WeakSet<SMTPServerSession>();
   return {
     async onConnect(session: SMTPServerSession): Promise<void> {
-      if (await port.isBlocked(session.remoteAddress)) {
-        log.info(`smtp: refused blacklisted ${session.remoteAddress}`);
-        throw Replies.blocked();
+      const key = sourceKey(session.remoteAddress);
+      const count = open.get(key) ?? 0;
+      if (count >= SMTP_LIMITS.maxClientsPerSource) {
+        log.info(`smtp: ${session.remoteAddress} over its share of connections (${count})`);
+        throw Replies.tooManyConnections();
       }
+      open.set(key, count + 1);
+      counted.add(session);
+      const block = await port.blockOf(session.remoteAddress);
+      if (block) {
+        log.info(`smtp: refused ${block.automatic ? 'banned' : 'blacklisted'} ${session.remoteAddress}`);
+        throw block.automatic ? Replies.temporarilyBlocked() : Replies.blocked();
+      }
+    },
+
+    onClose(session: SMTPServerSession): void {
+      if (!counted.has(session)) return;
+      counted.delete(session);
+      const key = sourceKey(session.remoteAddress);
+      const count = (open.get(key) ?? 1) - 1;
+      if (count > 0) open.set(key, count);
+      else open.delete(key);
     },
 
     async onMailFrom(address: SMTPServerAddress): Promise<void> {
@@ -130,8 +171,9 @@ export function createSmtpHandlers(port: InboundPort, log: Logger) {
       if (session.envelope.rcptTo.length >= SMTP_LIMITS.maxRecipients) throw Replies.tooManyRecipients();
       const check = await port.checkRecipient(address.address, declaredSize(session.envelope.mailFrom));
       if (check.full) throw Replies.mailboxFull();
+      if (check.pendingDomain) throw Replies.unverifiedDomain(address.address);
       if (!check.accepted) {
-        await port.reportAbuse(session.remoteAddress, 'unknown-recipient');
+        if (!check.retired) await port.reportAbuse(session.remoteAddress, 'unknown-recipient');
         throw Replies.unknownRecipient(address.address);
       }
     },
@@ -194,7 +236,7 @@ export async function startSmtpServer(
   };
   const abuse = services.rateLimits('smtp-abuse', ABUSE.windowMs);
   const port: InboundPort = {
-    isBlocked: (ip) => services.firewall.isBlocked(ip),
+    blockOf: (ip) => services.firewall.blockOf(ip),
     async reportAbuse(ip, act) {
       if ((await abuse.hit(`${act}:${ip}`)) < ABUSE.limits[act]) return;
       await abuse.reset(`${act}:${ip}`);
@@ -215,7 +257,11 @@ export async function startSmtpServer(
   await services.inbound.prepare();
   // The certificate service (modules/certificates) reads DATA_DIR/certs, refuses expired or
   // mismatched pairs and answers SNI names; MAIL_HOSTNAME's pair is the default for clients without SNI.
-  const certificate = services.certificates.defaultCertificate();
+  // Until the operator installs one, the plain listener offers STARTTLS with a self-signed
+  // certificate for MAIL_HOSTNAME (never smtp-server's built-in, expired `localhost` key).
+  const certificate =
+    services.certificates.defaultCertificate() ??
+    (options.secure ? null : await selfSignedCertificate(config.dataDir, config.mailHostname));
 
   const server = new SMTPServer({
     name: config.mailHostname,
@@ -235,6 +281,7 @@ export async function startSmtpServer(
     closeTimeout: 5_000,
     logger: false,
     onConnect: (session, done) => callback(() => handlers.onConnect(session), done),
+    onClose: (session) => handlers.onClose(session),
     onMailFrom: (address, _session, done) => callback(() => handlers.onMailFrom(address), done),
     onRcptTo: (address, session, done) => callback(() => handlers.onRcptTo(address, session), done),
     onData: (stream, session, done) =>

@@ -97,8 +97,8 @@ describe('updateSetting', () => {
       ['relayUrl', 'http://relay.example.com', /smtp:\/\/ 或 smtps:\/\//],
       ['relayUrl', 'not a url', /外发中继地址/],
       ['relayUrl', 'smtp://relay.example.com/path', /外发中继地址/],
-      ['sendLimitPerHour', -1, /每小时发信上限/],
-      ['sendLimitPerDay', 'many', /每天发信上限/],
+      ['sendPerHour', -1, /每小时发信上限/],
+      ['sendPerDay', 'many', /每天发信上限/],
       ['loginMaxFailuresPerIp', 0, /单个 IP 登录失败上限/],
       ['loginMaxFailuresPerAccount', 0, /单个账号登录失败上限/],
       ['loginWindowMinutes', 0, /登录失败统计时长/],
@@ -109,7 +109,7 @@ describe('updateSetting', () => {
       expect(answer.status, `${field}=${JSON.stringify(value)}`).toBe(400);
       expect(answer.body.msg, field).toMatch(message);
     }
-    const dayBelowHour = await update(admin, { system: { sendLimitPerHour: 50, sendLimitPerDay: 10 } });
+    const dayBelowHour = await update(admin, { system: { sendPerHour: 50, sendPerDay: 10 } });
     expect(dayBelowHour.status).toBe(400);
     expect(dayBelowHour.body.msg).toMatch(/每天发信上限.*不能小于/);
     expect((await read(admin)).data.system.siteName).toBe('邮局');
@@ -120,8 +120,8 @@ describe('updateSetting', () => {
         maxMessageBytes: 10 * 1024 * 1024,
         temporaryMailboxHours: 48,
         defaultQuotaBytes: 0,
-        sendLimitPerHour: 10,
-        sendLimitPerDay: 100,
+        sendPerHour: 10,
+        sendPerDay: 100,
         storeOpen: false,
       },
     });

@@ -281,7 +281,7 @@ describe('sendEmail, uploadFile and the sent folder', () => {
 
   it('limits sending per hour (429 in Chinese); administrators set the limit', async () => {
     const carol = await senderWorld(server, 'carol');
-    await server.app.services.settings.update({ sendLimitPerHour: 2 });
+    await server.app.services.settings.update({ sendPerHour: 2 });
     try {
       const send = () =>
         server.api('POST', 'user/sendEmail', {
@@ -294,7 +294,7 @@ describe('sendEmail, uploadFile and the sent folder', () => {
       expect(third.status).toBe(429);
       expect(third.body.msg).toContain('每小时最多发送 2 封');
     } finally {
-      await server.app.services.settings.update({ sendLimitPerHour: 100 });
+      await server.app.services.settings.update({ sendPerHour: 100 });
     }
   });
 

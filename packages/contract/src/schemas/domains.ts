@@ -7,6 +7,16 @@ export const DnsStatus = Type.Union([
   Type.Literal('partial'),
   Type.Literal('failed'),
 ]);
+export const DomainStatus = Type.Union([Type.Literal('pending'), Type.Literal('active')]);
+export type DomainStatus = Static<typeof DomainStatus>;
+/** The DNS record that proves a domain is its owner's: `_youju.<domain>` TXT `youju-verify=<random>`. */
+export const DomainVerification = Type.Object({
+  name: Type.String(),
+  type: Type.Literal('TXT'),
+  value: Type.String(),
+});
+export type DomainVerification = Static<typeof DomainVerification>;
+
 export const Domain = Type.Object({
   id: Id,
   name: Type.String(),
@@ -20,6 +30,12 @@ export const Domain = Type.Object({
   dnsStatus: DnsStatus,
   ownerId: Id,
   createdAt: Time,
+  /**
+   * `pending` until the owner proves control of the name with the TXT record in `verification`
+   * (verifyDomain); a pending domain receives no mail and gets no addresses
+   */
+  status: DomainStatus,
+  verification: Type.Optional(DomainVerification),
 });
 export type Domain = Static<typeof Domain>;
 export const DomainList = Type.Array(Domain);
@@ -41,6 +57,8 @@ export const EditDomainBody = Type.Object({
   price: Type.Optional(Price),
 });
 export type EditDomainBody = Static<typeof EditDomainBody>;
+export const VerifyDomainBody = Type.Object({ id: Id });
+export type VerifyDomainBody = Static<typeof VerifyDomainBody>;
 export const DelDomainBody = Type.Object({ id: Id, force: Type.Optional(Type.Boolean()) });
 export type DelDomainBody = Static<typeof DelDomainBody>;
 

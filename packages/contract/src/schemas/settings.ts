@@ -22,9 +22,9 @@ export const SystemSettings = Type.Object({
   defaultQuotaBytes: Type.Integer({ minimum: 0, maximum: 1024 ** 4, description: '默认邮箱容量' }),
   /** `smtp://` or `smtps://[user:pass@]host:port`; empty = deliver straight to the recipient's MX */
   relayUrl: Type.String({ maxLength: 500, description: '外发中继地址' }),
-  /** messages one account may send per hour / per day; 0 = no limit */
-  sendLimitPerHour: Type.Integer({ minimum: 0, maximum: 1_000_000, description: '每小时发信上限' }),
-  sendLimitPerDay: Type.Integer({ minimum: 0, maximum: 10_000_000, description: '每天发信上限' }),
+  /** messages one sending mailbox or account may send per hour / per day; 0 = no limit */
+  sendPerHour: Type.Integer({ minimum: 0, maximum: 1_000_000, description: '每小时发信上限' }),
+  sendPerDay: Type.Integer({ minimum: 0, maximum: 10_000_000, description: '每天发信上限' }),
   /** login throttling (PRODUCT.md "Auth"): failures allowed per window, and the automatic ban */
   loginMaxFailuresPerIp: Type.Integer({ minimum: 1, maximum: 10_000, description: '单个 IP 登录失败上限' }),
   loginMaxFailuresPerAccount: Type.Integer({
@@ -35,6 +35,23 @@ export const SystemSettings = Type.Object({
   loginWindowMinutes: Type.Integer({ minimum: 1, maximum: 1440, description: '登录失败统计时长（分钟）' }),
   /** 0 = never ban automatically, only refuse with 429 */
   loginBanMinutes: Type.Integer({ minimum: 0, maximum: 525_600, description: '自动封禁时长（分钟）' }),
+  /**
+   * Whether temporary mailboxes and mailboxes a visitor registered may send beyond the service's own
+   * domains (API.md "Sending and sign-up policy"); off, they reach only local addresses
+   */
+  anonymousSend: Type.Boolean({ description: '允许临时邮箱和访客注册的邮箱向外部发信' }),
+  /** regEmail, buyEmail and verCard per source address per hour; 0 = no limit */
+  registerPerIpPerHour: Type.Integer({ minimum: 0, maximum: 100_000, description: '每个 IP 每小时注册上限' }),
+  /** local parts reserved on every domain beside RESERVED_LOCAL_PARTS (API.md "Domain ownership") */
+  reservedLocalParts: Type.Array(
+    Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._+-]+$', description: '保留邮箱前缀' }),
+    { maxItems: 500, description: '保留邮箱前缀' },
+  ),
+  /** addresses and CIDR ranges that automatic bans never touch (an operator's own networks) */
+  banAllowList: Type.Array(Type.String({ minLength: 1, maxLength: 64, description: '永不自动封禁的 IP' }), {
+    maxItems: 500,
+    description: '永不自动封禁的 IP',
+  }),
 });
 export type SystemSettings = Static<typeof SystemSettings>;
 
@@ -49,10 +66,35 @@ export const DEFAULT_SYSTEM_SETTINGS: SystemSettings = {
   temporaryMailboxHours: 24,
   defaultQuotaBytes: 1024 * 1024 * 1024,
   relayUrl: '',
-  sendLimitPerHour: 100,
-  sendLimitPerDay: 1000,
+  sendPerHour: 30,
+  sendPerDay: 200,
   loginMaxFailuresPerIp: 20,
   loginMaxFailuresPerAccount: 5,
   loginWindowMinutes: 15,
   loginBanMinutes: 60,
+  anonymousSend: false,
+  registerPerIpPerHour: 10,
+  reservedLocalParts: [],
+  banAllowList: [],
 };
+
+/**
+ * Local parts nobody but a domain's owner or an administrator may take, on every domain: role
+ * addresses that certificate authorities and other services trust as speaking for the domain
+ * (CA/Browser Forum Baseline Requirements 3.2.2.4.4; RFC 2142).
+ */
+export const RESERVED_LOCAL_PARTS: readonly string[] = [
+  'admin',
+  'administrator',
+  'webmaster',
+  'hostmaster',
+  'postmaster',
+  'abuse',
+  'security',
+  'noc',
+  'root',
+  'ssl-admin',
+  'mailer-daemon',
+  'no-reply',
+  'noreply',
+];

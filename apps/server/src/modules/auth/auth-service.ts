@@ -8,6 +8,7 @@ import type {
   RegEmailData,
   StartAuthBody,
   StartAuthData,
+  SystemSettings,
 } from '@youju/contract';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
@@ -17,18 +18,18 @@ import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { RateLimits } from '../../lib/rate-limiter.js';
 import { HOUR, toIso } from '../../lib/time.js';
 import { randomLocalPart } from '../../lib/tokens.js';
+import { refuseReservedLocalPart } from '../domains/reserved-local-parts.js';
 import { addressTakenReason } from '../email-accounts/mailbox-store.js';
 import type { FirewallService } from '../firewall/firewall-service.js';
 import type { LoginAttempt } from '../security/security-service.js';
 import type { AuthContext, ClientInfo, SessionService } from '../sessions/session-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
-import { createLoginThrottle } from './login-throttle.js';
+import { createLoginThrottle, type LoginAttemptTicket } from './login-throttle.js';
 import { ensureSetupToken, matchesSetupToken, removeSetupToken } from './setup-token.js';
+import { createSignUpLimit } from './sign-up-limit.js';
 
 const WRONG_CREDENTIALS = '用户名或密码错误';
 const WRONG_MAILBOX_CREDENTIALS = '邮箱地址或密码错误';
-/** Registrations allowed per IP per hour, against mass creation of mailboxes. */
-const REGISTRATIONS_PER_HOUR = 30;
 
 interface Logger {
   info(message: string): void;
@@ -62,16 +63,83 @@ export function createAuthService(deps: {
     ban: firewall ? (ip, reason, minutes) => firewall.ban(ip, reason, minutes, 'login') : undefined,
   });
   const record = (attempt: LoginAttempt) => history?.recordLogin(attempt);
-  /** The throttle's check, with a refused attempt written to the history too. */
-  async function checkThrottle(attempt: Omit<LoginAttempt, 'success'>, key: string): Promise<void> {
+  /** The throttle's admission, with a refused attempt written to the history too. */
+  async function admit(attempt: Omit<LoginAttempt, 'success'>, key: string): Promise<LoginAttemptTicket> {
     try {
-      await throttle.check(attempt.client.ip, key);
+      return await throttle.admit(attempt.client.ip, key, () =>
+        knownSource(attempt.kind, attempt.identifier, attempt.client.ip),
+      );
     } catch (error) {
       await record({ ...attempt, success: false, reason: '失败次数过多，已被限制' });
       throw error;
     }
   }
-  const registrations = rateLimits('registrations', HOUR);
+  /** Whether this address has logged into the account before: the owner's usual network. */
+  async function knownSource(kind: LoginAttempt['kind'], identifier: string, ip: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('login_history')
+      .select('id')
+      .where('identifier', '=', identifier.slice(0, 254))
+      .where('ip', '=', ip.slice(0, 64))
+      .where('subject_kind', '=', kind)
+      .where('success', '=', 1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+  const signUpLimit = createSignUpLimit(rateLimits, settings);
+
+  /** regEmail's work once the sign-up limit admitted it. */
+  async function register(
+    input: RegEmailBody,
+    client: ClientInfo,
+    current: SystemSettings,
+  ): Promise<RegEmailData> {
+    const domain = await db
+      .selectFrom('domains')
+      .select(['id', 'name', 'owner_id', 'public_registration', 'status'])
+      .where('id', '=', input.domainId)
+      .executeTakeFirst();
+    if (domain?.public_registration !== 1 || domain.status !== 'active') {
+      throw ApiError.badRequest('该域名不开放注册，请选择其他域名');
+    }
+    if (input.localPart !== undefined) await refuseReservedLocalPart(settings, input.localPart);
+    const chosen = input.localPart !== undefined;
+    const password = input.password ? await hashPassword(input.password) : null;
+    const now = Date.now();
+    const expiresAt = password === null ? now + current.temporaryMailboxHours * HOUR : null;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const localPart = (input.localPart ?? randomLocalPart()).toLowerCase();
+      const address = `${localPart}@${domain.name}`;
+      // A mailbox, or a store order that holds the name until it is paid or expires.
+      const taken = await addressTakenReason(db, address);
+      if (taken) {
+        if (chosen) throw ApiError.conflict(taken);
+        continue;
+      }
+      const row = await db
+        .insertInto('mailboxes')
+        .values({
+          address,
+          local_part: localPart,
+          domain_id: domain.id,
+          owner_id: domain.owner_id,
+          kind: 'account',
+          password_hash: password,
+          enabled: 1,
+          quota_bytes: current.defaultQuotaBytes,
+          used_bytes: 0,
+          expires_at: expiresAt,
+          source: password === null ? 'temporary' : 'register',
+          note: '',
+          created_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const token = await sessions.issue('mailbox', row.id, client, expiresAt);
+      return { token, email: address, expiresAt: toIso(expiresAt) };
+    }
+    throw ApiError.conflict('生成随机邮箱失败，请重试');
+  }
 
   async function adminExists(): Promise<boolean> {
     const row = await db
@@ -120,21 +188,22 @@ export function createAuthService(deps: {
 
     async startAuth(input: StartAuthBody, client: ClientInfo): Promise<StartAuthData> {
       if (await adminExists()) throw ApiError.conflict('系统已经初始化，请直接登录');
-      await throttle.check(client.ip, 'setup');
+      const ticket = await throttle.admit(client.ip, 'setup');
       if (!(await matchesSetupToken(config.dataDir, input.setupToken))) {
-        await throttle.failed(client.ip, 'setup');
+        await ticket.failed();
         throw ApiError.forbidden('初始化令牌不正确：请查看服务器日志或数据目录下的 setup-token 文件');
       }
       // Two racing set-ups: the unique username and the second adminExists check keep one winner.
       const id = await createAdmin(input.username.trim(), input.password);
       await removeSetupToken(config.dataDir);
+      await ticket.succeeded();
       const token = await sessions.issue('system', id, client);
       return { token, role: 'admin', username: input.username.trim() };
     },
 
     async login(input: LoginBody, client: ClientInfo): Promise<LoginData> {
       const username = input.username.trim();
-      await checkThrottle(
+      const ticket = await admit(
         { kind: 'system', subjectId: null, identifier: username, client },
         `system:${username}`,
       );
@@ -152,14 +221,14 @@ export function createAuthService(deps: {
       };
       if (!account || !valid) {
         await record({ ...attempt, success: false, reason: account ? '密码错误' : '账号不存在' });
-        await throttle.failed(client.ip, `system:${username}`);
+        await ticket.failed();
         throw ApiError.badRequest(WRONG_CREDENTIALS);
       }
       if (account.enabled !== 1) {
         await record({ ...attempt, success: false, reason: '账号已停用' });
         throw ApiError.forbidden('该账号已被停用，请联系管理员');
       }
-      await throttle.succeeded(`system:${username}`);
+      await ticket.succeeded();
       await record({ ...attempt, success: true });
       await db
         .updateTable('system_accounts')
@@ -172,7 +241,7 @@ export function createAuthService(deps: {
 
     async loginEmail(input: LoginEmailBody, client: ClientInfo): Promise<LoginEmailData> {
       const address = input.email.trim().toLowerCase();
-      await checkThrottle(
+      const ticket = await admit(
         { kind: 'mailbox', subjectId: null, identifier: address, client },
         `mailbox:${address}`,
       );
@@ -191,7 +260,7 @@ export function createAuthService(deps: {
       };
       if (!mailbox || !valid) {
         await record({ ...attempt, success: false, reason: mailbox ? '密码错误' : '邮箱不存在' });
-        await throttle.failed(client.ip, `mailbox:${address}`);
+        await ticket.failed();
         throw ApiError.badRequest(WRONG_MAILBOX_CREDENTIALS);
       }
       if (mailbox.enabled !== 1) {
@@ -202,7 +271,7 @@ export function createAuthService(deps: {
         await record({ ...attempt, success: false, reason: '邮箱已过期' });
         throw ApiError.forbidden('该邮箱已过期，请续期后再登录');
       }
-      await throttle.succeeded(`mailbox:${address}`);
+      await ticket.succeeded();
       await record({ ...attempt, success: true });
       const token = await sessions.issue('mailbox', mailbox.id, client);
       return { token, email: mailbox.address };
@@ -215,51 +284,7 @@ export function createAuthService(deps: {
     async regEmail(input: RegEmailBody, client: ClientInfo): Promise<RegEmailData> {
       const current = await settings.get();
       if (!current.registrationOpen) throw ApiError.forbidden('本站暂未开放注册');
-      if ((await registrations.hit(client.ip)) > REGISTRATIONS_PER_HOUR) {
-        throw ApiError.tooMany('注册过于频繁，请一小时后再试', 3600);
-      }
-      const domain = await db
-        .selectFrom('domains')
-        .select(['id', 'name', 'owner_id', 'public_registration'])
-        .where('id', '=', input.domainId)
-        .executeTakeFirst();
-      if (domain?.public_registration !== 1) throw ApiError.badRequest('该域名不开放注册，请选择其他域名');
-      const chosen = input.localPart !== undefined;
-      const password = input.password ? await hashPassword(input.password) : null;
-      const now = Date.now();
-      const expiresAt = password === null ? now + current.temporaryMailboxHours * HOUR : null;
-      for (let attempt = 0; attempt < 5; attempt++) {
-        const localPart = (input.localPart ?? randomLocalPart()).toLowerCase();
-        const address = `${localPart}@${domain.name}`;
-        // A mailbox, or a store order that holds the name until it is paid or expires.
-        const taken = await addressTakenReason(db, address);
-        if (taken) {
-          if (chosen) throw ApiError.conflict(taken);
-          continue;
-        }
-        const row = await db
-          .insertInto('mailboxes')
-          .values({
-            address,
-            local_part: localPart,
-            domain_id: domain.id,
-            owner_id: domain.owner_id,
-            kind: 'account',
-            password_hash: password,
-            enabled: 1,
-            quota_bytes: current.defaultQuotaBytes,
-            used_bytes: 0,
-            expires_at: expiresAt,
-            source: password === null ? 'temporary' : 'register',
-            note: '',
-            created_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        const token = await sessions.issue('mailbox', row.id, client, expiresAt);
-        return { token, email: address, expiresAt: toIso(expiresAt) };
-      }
-      throw ApiError.conflict('生成随机邮箱失败，请重试');
+      return signUpLimit.run(client.ip, () => register(input, client, current));
     },
 
     async logout(auth: AuthContext): Promise<void> {
@@ -276,7 +301,7 @@ export function createAuthService(deps: {
       client: ClientInfo,
     ): Promise<{ token: string }> {
       const throttleKey = `change:${auth.role}:${auth.accountId ?? auth.mailboxId}`;
-      await throttle.check(client.ip, throttleKey);
+      const ticket = await throttle.admit(client.ip, throttleKey, async () => true);
       if (auth.role === 'mailbox') {
         const mailbox = await db
           .selectFrom('mailboxes')
@@ -287,7 +312,7 @@ export function createAuthService(deps: {
           throw ApiError.badRequest('临时邮箱没有密码，无法修改密码');
         }
         if (!(await verifyPassword(input.oldPassword, mailbox.password_hash))) {
-          await throttle.failed(client.ip, throttleKey);
+          await ticket.failed();
           throw ApiError.badRequest('原密码不正确');
         }
         await db
@@ -295,6 +320,7 @@ export function createAuthService(deps: {
           .set({ password_hash: await hashPassword(input.newPassword) })
           .where('id', '=', mailbox.id)
           .execute();
+        await ticket.succeeded();
         await sessions.revokeAll('mailbox', mailbox.id);
         return { token: await sessions.issue('mailbox', mailbox.id, client) };
       }
@@ -304,7 +330,7 @@ export function createAuthService(deps: {
         .where('id', '=', auth.accountId ?? -1)
         .executeTakeFirstOrThrow();
       if (!(await verifyPassword(input.oldPassword, account.password_hash))) {
-        await throttle.failed(client.ip, throttleKey);
+        await ticket.failed();
         throw ApiError.badRequest('原密码不正确');
       }
       await db
@@ -312,6 +338,7 @@ export function createAuthService(deps: {
         .set({ password_hash: await hashPassword(input.newPassword) })
         .where('id', '=', account.id)
         .execute();
+      await ticket.succeeded();
       await sessions.revokeAll('system', account.id);
       return { token: await sessions.issue('system', account.id, client) };
     },

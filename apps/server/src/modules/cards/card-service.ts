@@ -20,8 +20,10 @@ import { pageOf } from '../../lib/paging.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { RateLimits } from '../../lib/rate-limiter.js';
 import { DAY, toIso } from '../../lib/time.js';
+import { createSignUpLimit } from '../auth/sign-up-limit.js';
 import { displayDomainName } from '../domains/domain-name.js';
 import type { DomainService } from '../domains/domain-service.js';
+import { refusePendingDomain, refuseReservedLocalPart } from '../domains/reserved-local-parts.js';
 import { formatCsvTime, formatMegabytes } from '../email-accounts/csv-values.js';
 import { addressTakenReason, ensureMailboxLimit, insertAccount } from '../email-accounts/mailbox-store.js';
 import type { AuthContext, ClientInfo } from '../sessions/session-service.js';
@@ -75,6 +77,7 @@ export function createCardService(deps: {
 }) {
   const { db, engine, domains, settings, rateLimits } = deps;
   const wrongAttempts = rateLimits('wrong-card-codes', WRONG_WINDOW_MS);
+  const signUpLimit = createSignUpLimit(rateLimits, settings);
 
   function scoped(auth: AuthContext) {
     let query = db
@@ -277,90 +280,96 @@ export function createCardService(deps: {
      * goes on, so a code works once however many requests race, on SQLite and PostgreSQL alike.
      */
     async redeem(input: VerCardBody, client: ClientInfo): Promise<VerCardData> {
-      if ((await wrongAttempts.count(client.ip)) >= MAX_WRONG_PER_IP) {
-        throw ApiError.tooMany(
-          `卡密输入错误次数过多，请 ${WRONG_WINDOW_MS / 60_000} 分钟后再试`,
-          WRONG_WINDOW_MS / 1000,
-        );
-      }
-      const normalized = normalizeCardCode(input.code);
-      if (!normalized) throw await refuseWrong(client.ip, WRONG_CODE);
-      const card = await db
-        .selectFrom('cards')
-        .selectAll()
-        .where('code_hash', '=', cardCodeHash(normalized))
-        .executeTakeFirst();
-      if (!card || !sameCardCode(card.code, normalized)) throw await refuseWrong(client.ip, WRONG_CODE);
-      if (card.status === 'disabled') throw ApiError.forbidden('该卡密已被停用，请联系卖家');
-      if (card.status === 'used') throw ApiError.conflict(CARD_USED);
-
-      const domain = await redemptionDomain(card, input.domainId);
-      const localPart = input.localPart.toLowerCase();
-      const address = `${localPart}@${domain.name}`;
-      const now = Date.now();
-      const validFor = card.valid_days * DAY;
-
-      /** Marks the card used, in `trx`; false when another request got there first. */
-      const claim = async (trx: Kysely<Database>) => {
-        const result = await trx
-          .updateTable('cards')
-          .set({ status: 'used', used_by: address, used_at: Date.now() })
-          .where('id', '=', card.id)
-          .where('status', '=', 'unused')
-          .executeTakeFirst();
-        return Number(result.numUpdatedRows) === 1;
-      };
-
-      const existing = await db
-        .selectFrom('mailboxes')
-        .selectAll()
-        .where('address', '=', address)
-        .executeTakeFirst();
-      if (existing) {
-        if (existing.kind !== 'account' || existing.password_hash === null) {
-          throw ApiError.conflict(`邮箱 ${address} 已被占用，请换一个前缀`);
-        }
-        if (!(await verifyPassword(input.password, existing.password_hash))) {
-          throw await refuseWrong(
-            client.ip,
-            `邮箱 ${address} 已存在，密码不正确：续期请填写该邮箱的密码，新开邮箱请换一个前缀`,
-          );
-        }
-        if (existing.enabled !== 1) throw ApiError.forbidden('该邮箱已被停用，不能续期，请联系管理员');
-        if (existing.expires_at === null) throw ApiError.conflict('该邮箱永久有效，无需续期，卡密未被使用');
-        const expiresAt = Math.max(existing.expires_at, now) + validFor;
-        await db.transaction().execute(async (trx) => {
-          if (!(await claim(trx))) throw ApiError.conflict(CARD_USED);
-          await trx
-            .updateTable('mailboxes')
-            .set({ expires_at: expiresAt, quota_bytes: Math.max(existing.quota_bytes, card.quota_bytes) })
-            .where('id', '=', existing.id)
-            .execute();
-        });
-        return { address, expiresAt: toIso(expiresAt), extended: true };
-      }
-
-      const taken = await addressTakenReason(db, address);
-      if (taken) throw ApiError.conflict(taken);
-      const current = await settings.get();
-      const passwordHash = await hashPassword(input.password);
-      const expiresAt = now + validFor;
-      await db.transaction().execute(async (trx) => {
-        if (!(await claim(trx))) throw ApiError.conflict(CARD_USED);
-        await ensureMailboxLimit(trx, engine, domain.owner_id);
-        await insertAccount(trx, {
-          localPart,
-          domain,
-          passwordHash,
-          quotaBytes: card.quota_bytes > 0 ? card.quota_bytes : current.defaultQuotaBytes,
-          expiresAt,
-          source: 'card',
-          note: card.note ? `卡密兑换：${card.note}` : '卡密兑换',
-        });
-      });
-      return { address, expiresAt: toIso(expiresAt), extended: false };
+      return signUpLimit.run(client.ip, () => redeemCard(input, client));
     },
   };
+
+  async function redeemCard(input: VerCardBody, client: ClientInfo): Promise<VerCardData> {
+    if ((await wrongAttempts.count(client.ip)) >= MAX_WRONG_PER_IP) {
+      throw ApiError.tooMany(
+        `卡密输入错误次数过多，请 ${WRONG_WINDOW_MS / 60_000} 分钟后再试`,
+        WRONG_WINDOW_MS / 1000,
+      );
+    }
+    const normalized = normalizeCardCode(input.code);
+    if (!normalized) throw await refuseWrong(client.ip, WRONG_CODE);
+    const card = await db
+      .selectFrom('cards')
+      .selectAll()
+      .where('code_hash', '=', cardCodeHash(normalized))
+      .executeTakeFirst();
+    if (!card || !sameCardCode(card.code, normalized)) throw await refuseWrong(client.ip, WRONG_CODE);
+    if (card.status === 'disabled') throw ApiError.forbidden('该卡密已被停用，请联系卖家');
+    if (card.status === 'used') throw ApiError.conflict(CARD_USED);
+
+    const domain = await redemptionDomain(card, input.domainId);
+    refusePendingDomain(domain);
+    await refuseReservedLocalPart(settings, input.localPart);
+    const localPart = input.localPart.toLowerCase();
+    const address = `${localPart}@${domain.name}`;
+    const now = Date.now();
+    const validFor = card.valid_days * DAY;
+
+    /** Marks the card used, in `trx`; false when another request got there first. */
+    const claim = async (trx: Kysely<Database>) => {
+      const result = await trx
+        .updateTable('cards')
+        .set({ status: 'used', used_by: address, used_at: Date.now() })
+        .where('id', '=', card.id)
+        .where('status', '=', 'unused')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    };
+
+    const existing = await db
+      .selectFrom('mailboxes')
+      .selectAll()
+      .where('address', '=', address)
+      .executeTakeFirst();
+    if (existing) {
+      if (existing.kind !== 'account' || existing.password_hash === null) {
+        throw ApiError.conflict(`邮箱 ${address} 已被占用，请换一个前缀`);
+      }
+      if (!(await verifyPassword(input.password, existing.password_hash))) {
+        throw await refuseWrong(
+          client.ip,
+          `邮箱 ${address} 已存在，密码不正确：续期请填写该邮箱的密码，新开邮箱请换一个前缀`,
+        );
+      }
+      if (existing.enabled !== 1) throw ApiError.forbidden('该邮箱已被停用，不能续期，请联系管理员');
+      if (existing.expires_at === null) throw ApiError.conflict('该邮箱永久有效，无需续期，卡密未被使用');
+      const expiresAt = Math.max(existing.expires_at, now) + validFor;
+      await db.transaction().execute(async (trx) => {
+        if (!(await claim(trx))) throw ApiError.conflict(CARD_USED);
+        await trx
+          .updateTable('mailboxes')
+          .set({ expires_at: expiresAt, quota_bytes: Math.max(existing.quota_bytes, card.quota_bytes) })
+          .where('id', '=', existing.id)
+          .execute();
+      });
+      return { address, expiresAt: toIso(expiresAt), extended: true };
+    }
+
+    const taken = await addressTakenReason(db, address);
+    if (taken) throw ApiError.conflict(taken);
+    const current = await settings.get();
+    const passwordHash = await hashPassword(input.password);
+    const expiresAt = now + validFor;
+    await db.transaction().execute(async (trx) => {
+      if (!(await claim(trx))) throw ApiError.conflict(CARD_USED);
+      await ensureMailboxLimit(trx, engine, domain.owner_id);
+      await insertAccount(trx, {
+        localPart,
+        domain,
+        passwordHash,
+        quotaBytes: card.quota_bytes > 0 ? card.quota_bytes : current.defaultQuotaBytes,
+        expiresAt,
+        source: 'card',
+        note: card.note ? `卡密兑换：${card.note}` : '卡密兑换',
+      });
+    });
+    return { address, expiresAt: toIso(expiresAt), extended: false };
+  }
 }
 
 export type CardService = ReturnType<typeof createCardService>;

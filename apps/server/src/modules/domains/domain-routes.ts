@@ -6,6 +6,7 @@ import {
   DomainList,
   EditDomainBody,
   SaleDomainList,
+  VerifyDomainBody,
 } from '@youju/contract';
 import { EmptyEnvelope, Envelope, ok } from '../../lib/envelope.js';
 import { caller, requireRole } from '../../plugins/authentication.js';
@@ -29,6 +30,11 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/editDomain',
     { onRequest: systemUser, schema: { body: EditDomainBody, response: { 200: Envelope(Domain) } } },
     async (request) => ok(await domains.edit(caller(request), request.body)),
+  );
+  app.post(
+    '/verifyDomain',
+    { onRequest: systemUser, schema: { body: VerifyDomainBody, response: { 200: Envelope(Domain) } } },
+    async (request) => ok(await domains.verify(caller(request), request.body.id)),
   );
   app.post(
     '/delDomain',

@@ -1,5 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { AddDomainBody, Domain, EditDomainBody } from '@youju/contract';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { getPublicSuffix } from 'tldts';
+import type { Engine } from '../../db/database.js';
 import type { Database, DomainRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { toIso } from '../../lib/time.js';
@@ -8,6 +11,11 @@ import { storeDkimKey } from '../dkim/dkim-service.js';
 import { remainingStock } from '../email-accounts/mailbox-store.js';
 import type { AuthContext } from '../sessions/session-service.js';
 import { displayDomainName, normalizeDomainName } from './domain-name.js';
+
+/** The TXT record that proves control of `name` (API.md "Domain ownership"). */
+export function verificationRecord(name: string, token: string) {
+  return { name: `_youju.${name}`, type: 'TXT' as const, value: `youju-verify=${token}` };
+}
 
 export function domainView(row: DomainRow): Domain {
   return {
@@ -21,10 +29,45 @@ export function domainView(row: DomainRow): Domain {
     dnsStatus: row.dns_status as Domain['dnsStatus'],
     ownerId: row.owner_id,
     createdAt: toIso(row.created_at),
+    status: row.status,
+    ...(row.status === 'pending' && row.verification_token
+      ? { verification: verificationRecord(row.name, row.verification_token) }
+      : {}),
   };
 }
 
-export function createDomainService(db: Kysely<Database>) {
+/** What a TXT look-up of the verification name found (through DNS_SERVERS, as checkDNS does). */
+export type TxtLookup = (name: string) => Promise<{ values: string[] } | { error: string }>;
+
+export interface DomainServiceOptions {
+  engine: Engine;
+  /** MAIL_HOSTNAME: neither it nor a name under it can be a user's domain */
+  mailHostname: string;
+  txtLookup: TxtLookup;
+}
+
+/** Whether `name` is `other` or lies under it (`a.b.example` is under `b.example`). */
+function isAtOrUnder(name: string, other: string): boolean {
+  return name === other || name.endsWith(`.${other}`);
+}
+
+/**
+ * Why a system user may not claim `name`, or null. A public suffix (`com`, `co.uk`, `github.io`:
+ * the Public Suffix List with its private section) would capture every domain under it; the
+ * server's own host name is where its own mail lives.
+ */
+function unclaimableReason(name: string, mailHostname: string): string | null {
+  if (getPublicSuffix(name, { allowPrivateDomains: true }) === name) {
+    return `${name} 是公共后缀（如 com、co.uk、github.io），不能作为邮件域名，请填写你自己注册的域名`;
+  }
+  const host = mailHostname.toLowerCase().replace(/\.$/, '');
+  if (isAtOrUnder(name, host)) {
+    return `${name} 是本站邮件服务器自身的主机名（或其子域名），不能添加`;
+  }
+  return null;
+}
+
+export function createDomainService(db: Kysely<Database>, options: DomainServiceOptions) {
   /** Loads a domain the caller may manage: its owner, or any administrator. */
   async function owned(auth: AuthContext, id: number): Promise<DomainRow> {
     const row = await db.selectFrom('domains').selectAll().where('id', '=', id).executeTakeFirst();
@@ -44,6 +87,12 @@ export function createDomainService(db: Kysely<Database>) {
       return (await query.execute()).map(domainView);
     },
 
+    /**
+     * addDomain. An administrator's domain is active at once; a user's starts `pending` with a TXT
+     * challenge and is refused outright when it is a public suffix, the server's host name (or under
+     * it), or equal to, under or above a domain another account holds: otherwise outbound mail of
+     * other users to that domain would be delivered locally, into the claimant's mailboxes.
+     */
     async add(auth: AuthContext, input: AddDomainBody): Promise<Domain> {
       const name = normalizeDomainName(input.name);
       if (!name) {
@@ -51,16 +100,42 @@ export function createDomainService(db: Kysely<Database>) {
       }
       const ownerId = auth.accountId;
       if (ownerId === null) throw ApiError.forbidden();
+      const isAdmin = auth.role === 'admin';
+      if (!isAdmin) {
+        const reason = unclaimableReason(name, options.mailHostname);
+        if (reason) throw ApiError.forbidden(reason);
+      }
       // Generated before the transaction (it takes a moment, off the event loop) so the domain and
       // its DKIM key appear together.
       const dkimKey = await generateDkimKey('rsa');
       return db.transaction().execute(async (trx) => {
+        // The overlap check and the insert are one step: two accounts adding `a.example` and
+        // `b.a.example` at once must not both succeed. SQLite runs one transaction at a time on its
+        // one connection; PostgreSQL serialises additions with a transaction-scoped advisory lock.
+        if (options.engine === 'postgres') {
+          await sql`select pg_advisory_xact_lock(hashtext('youju:add-domain'))`.execute(trx);
+        }
         const existing = await trx
           .selectFrom('domains')
           .select('id')
           .where('name', '=', name)
           .executeTakeFirst();
         if (existing) throw ApiError.conflict(`域名 ${name} 已被添加，不能重复添加`);
+        if (!isAdmin) {
+          const labels = name.split('.');
+          const above = labels.slice(1).map((_, index) => labels.slice(index + 1).join('.'));
+          const overlapping = await trx
+            .selectFrom('domains')
+            .select('name')
+            .where('owner_id', '<>', ownerId)
+            .where((eb) => eb.or([eb('name', 'in', above), eb('name', 'like', `%.${name}`)]))
+            .executeTakeFirst();
+          if (overlapping) {
+            throw ApiError.conflict(
+              `${name} 与其他账号的域名 ${overlapping.name} 重叠（上级或下级域名），不能添加；如确属于你，请联系管理员`,
+            );
+          }
+        }
         const account = await trx
           .selectFrom('system_accounts')
           .select('max_domains')
@@ -85,12 +160,44 @@ export function createDomainService(db: Kysely<Database>) {
             for_sale: input.forSale ? 1 : 0,
             price: input.price ?? 0,
             created_at: Date.now(),
+            status: isAdmin ? 'active' : 'pending',
+            verification_token: isAdmin ? null : randomBytes(16).toString('hex'),
           })
           .returningAll()
           .executeTakeFirstOrThrow();
         row.dkim_selector = await storeDkimKey(trx, row.id, dkimKey);
         return domainView(row);
       });
+    },
+
+    /**
+     * verifyDomain: a pending domain becomes active when `_youju.<domain>` has a TXT record with its
+     * token; otherwise 409 saying what was found.
+     */
+    async verify(auth: AuthContext, id: number): Promise<Domain> {
+      const domain = await owned(auth, id);
+      if (domain.status === 'active' || !domain.verification_token) return domainView(domain);
+      const record = verificationRecord(domain.name, domain.verification_token);
+      const answer = await options.txtLookup(record.name);
+      if ('error' in answer) {
+        throw ApiError.conflict(`暂时无法查询 ${record.name} 的 TXT 记录：${answer.error}，请稍后再试`);
+      }
+      if (!answer.values.includes(record.value)) {
+        const found =
+          answer.values.length === 0
+            ? `未找到 ${record.name} 的 TXT 记录`
+            : `${record.name} 的 TXT 记录为 ${answer.values.map((value) => `“${value.slice(0, 100)}”`).join('、')}`;
+        throw ApiError.conflict(
+          `${found}，应为“${record.value}”。请在域名的 DNS 中添加这条记录，生效后（通常几分钟）再点击验证`,
+        );
+      }
+      await db
+        .updateTable('domains')
+        .set({ status: 'active', verification_token: null })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .execute();
+      return domainView(await owned(auth, id));
     },
 
     async edit(auth: AuthContext, input: EditDomainBody): Promise<Domain> {
@@ -141,6 +248,7 @@ export function createDomainService(db: Kysely<Database>) {
         .selectFrom('domains')
         .select(['id', 'name'])
         .where('public_registration', '=', 1)
+        .where('status', '=', 'active')
         .orderBy('name')
         .execute();
     },
@@ -151,6 +259,7 @@ export function createDomainService(db: Kysely<Database>) {
         .selectFrom('domains')
         .select(['id', 'name', 'price', 'owner_id'])
         .where('for_sale', '=', 1)
+        .where('status', '=', 'active')
         .orderBy('name')
         .execute();
       const stocks = new Map<number, number | null>();

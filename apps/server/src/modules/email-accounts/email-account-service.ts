@@ -19,6 +19,7 @@ import { pageOf } from '../../lib/paging.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { DAY, parseTimeInput } from '../../lib/time.js';
 import type { DomainService } from '../domains/domain-service.js';
+import { refusePendingDomain } from '../domains/reserved-local-parts.js';
 import type { AuthContext } from '../sessions/session-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import { formatCsvTime, formatMegabytes, parseCsvTime, parseMegabytes } from './csv-values.js';
@@ -140,6 +141,7 @@ export function createEmailAccountService(deps: {
 
     async create(auth: AuthContext, input: CreateEmailAccountBody): Promise<EmailAccount> {
       const domain = await domains.owned(auth, input.domainId);
+      refusePendingDomain(domain);
       const current = await settings.get();
       const passwordHash = await hashPassword(input.password);
       const expiresAt = timeOrNull(input.expiresAt, 'expiresAt') ?? null;
@@ -314,6 +316,10 @@ export function createEmailAccountService(deps: {
         const domain = await domainForImport(auth, domainName, domainCache);
         if (!domain) {
           refuse(`域名 ${domainName} 不存在或不属于你`);
+          continue;
+        }
+        if (domain.status !== 'active') {
+          refuse(`域名 ${domainName} 尚未通过所有权验证`);
           continue;
         }
         const password = cell('password');

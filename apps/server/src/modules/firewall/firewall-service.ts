@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -10,6 +11,33 @@ import { type IpRange, normalizeIp, parseIpRange, rangeContains } from './ip-mat
 const CACHE_MS = 1_000;
 
 export type BlacklistSource = 'manual' | 'login' | 'smtp';
+
+/** What refuses an address: an operator's entry, or an automatic ban (temporary by nature). */
+export interface Block {
+  automatic: boolean;
+  /** epoch ms, null = permanent */
+  expiresAt: number | null;
+}
+
+export interface FirewallOptions {
+  /** the operator's `banAllowList` (addresses and ranges automatic bans never touch) */
+  allowList?: () => Promise<string[]>;
+}
+
+/** Loopback is where the operator and the server itself connect from: never banned automatically. */
+const LOOPBACK = ['127.0.0.0/8', '::1/128'].map((entry) => parseIpRange(entry) as IpRange);
+
+/** The addresses of this machine's own interfaces, read once. */
+function ownAddresses(): IpRange[] {
+  const ranges: IpRange[] = [];
+  for (const entries of Object.values(networkInterfaces())) {
+    for (const entry of entries ?? []) {
+      const range = parseIpRange(entry.address.split('%')[0] ?? '');
+      if (range) ranges.push(range);
+    }
+  }
+  return ranges;
+}
 
 /**
  * The canonical spelling of an entry: `2001:DB8:0::1` → `2001:db8::1`, `::ffff:1.2.3.4` → `1.2.3.4`,
@@ -34,20 +62,36 @@ export function canonicalIpEntry(text: string): string | null {
  * no database round trip per connection; `invalidate()` after a change makes it exact in this
  * process, other processes follow within CACHE_MS.
  */
-export function createFirewallService(db: Kysely<Database>) {
+export function createFirewallService(db: Kysely<Database>, options: FirewallOptions = {}) {
   interface Snapshot {
     loadedAt: number;
-    ranges: { range: IpRange; expiresAt: number | null }[];
+    ranges: { range: IpRange; expiresAt: number | null; automatic: boolean }[];
+  }
+  const own = ownAddresses();
+
+  /**
+   * Automatic bans never touch loopback, this machine's own addresses or the operator's allow-list:
+   * a ban there would lock the operator out of the web screens, or the server out of itself.
+   */
+  async function exempt(ip: string): Promise<boolean> {
+    const address = normalizeIp(ip);
+    if (!address) return true;
+    if ([...LOOPBACK, ...own].some((range) => rangeContains(range, address))) return true;
+    const allowList = (await options.allowList?.()) ?? [];
+    return allowList.some((entry) => {
+      const range = parseIpRange(entry);
+      return range !== null && rangeContains(range, address);
+    });
   }
   let cache: Snapshot | null = null;
   let loading: Promise<Snapshot> | null = null;
 
   async function load(): Promise<Snapshot> {
-    const rows = await db.selectFrom('ip_blacklist').select(['ip', 'expires_at']).execute();
+    const rows = await db.selectFrom('ip_blacklist').select(['ip', 'expires_at', 'source']).execute();
     const ranges = [];
     for (const row of rows) {
       const range = parseIpRange(row.ip);
-      if (range) ranges.push({ range, expiresAt: row.expires_at });
+      if (range) ranges.push({ range, expiresAt: row.expires_at, automatic: row.source !== 'manual' });
     }
     return { loadedAt: Date.now(), ranges };
   }
@@ -61,16 +105,31 @@ export function createFirewallService(db: Kysely<Database>) {
     return cache;
   }
 
+  /** The entry that refuses `ip`, an operator's in preference to an automatic one; null = none. */
+  async function blockOf(ip: string): Promise<Block | null> {
+    const address = normalizeIp(ip);
+    if (!address) return null;
+    const now = Date.now();
+    const { ranges } = await current();
+    let found: Block | null = null;
+    for (const entry of ranges) {
+      if ((entry.expiresAt !== null && entry.expiresAt <= now) || !rangeContains(entry.range, address))
+        continue;
+      if (!entry.automatic) return { automatic: false, expiresAt: entry.expiresAt };
+      found = { automatic: true, expiresAt: entry.expiresAt };
+    }
+    return found;
+  }
+
   return {
+    blockOf,
+
     async isBlocked(ip: string): Promise<boolean> {
-      const address = normalizeIp(ip);
-      if (!address) return false;
-      const now = Date.now();
-      const { ranges } = await current();
-      return ranges.some(
-        (entry) => (entry.expiresAt === null || entry.expiresAt > now) && rangeContains(entry.range, address),
-      );
+      return (await blockOf(ip)) !== null;
     },
+
+    /** Whether automatic bans leave `ip` alone (loopback, own addresses, the allow-list). */
+    exempt,
 
     /** Adds or refreshes an entry, stored in its canonical spelling (see `canonicalIpEntry`). */
     async block(
@@ -98,7 +157,7 @@ export function createFirewallService(db: Kysely<Database>) {
      */
     async ban(ip: string, reason: string, minutes: number, source: BlacklistSource = 'smtp'): Promise<void> {
       const text = canonicalIpEntry(ip);
-      if (!text || minutes <= 0) return;
+      if (!text || minutes <= 0 || (await exempt(ip))) return;
       const expiresAt = Date.now() + minutes * 60_000;
       const existing = await db
         .selectFrom('ip_blacklist')

@@ -87,6 +87,10 @@ export interface RecipientCheck {
   accepted: boolean;
   /** set when the address exists but cannot take `declaredSize` more bytes */
   full: boolean;
+  /** refused: the address's domain is claimed but its ownership not yet proven */
+  pendingDomain?: boolean;
+  /** refused: the address had a mailbox that expired or was deleted recently (not a probe) */
+  retired?: boolean;
 }
 
 interface RecipientMailbox {
@@ -128,13 +132,46 @@ export function createInboundService(deps: {
   async function liveMailboxes(addresses: string[]): Promise<RecipientMailbox[]> {
     if (addresses.length === 0) return [];
     const now = Date.now();
-    return db
+    return (
+      db
+        .selectFrom('mailboxes')
+        // A pending domain (ownership not proven) receives nothing (API.md "Domain ownership").
+        .innerJoin('domains', 'domains.id', 'mailboxes.domain_id')
+        .select([
+          'mailboxes.id',
+          'mailboxes.address',
+          'mailboxes.owner_id',
+          'mailboxes.quota_bytes',
+          'mailboxes.used_bytes',
+        ])
+        .where('mailboxes.address', 'in', addresses)
+        .where('mailboxes.enabled', '=', 1)
+        .where('domains.status', '=', 'active')
+        .where((eb) => eb.or([eb('mailboxes.expires_at', 'is', null), eb('mailboxes.expires_at', '>', now)]))
+        .execute()
+    );
+  }
+
+  /** Tells a pending domain and a recently retired address apart from an address never seen. */
+  async function whyUnknown(address: string): Promise<{ pendingDomain?: boolean; retired?: boolean }> {
+    const domain = await db
+      .selectFrom('domains')
+      .select('status')
+      .where('name', '=', address.slice(address.lastIndexOf('@') + 1))
+      .executeTakeFirst();
+    if (domain?.status === 'pending') return { pendingDomain: true };
+    const retired = await db
+      .selectFrom('retired_addresses')
+      .select('address')
+      .where('address', '=', address)
+      .executeTakeFirst();
+    if (retired) return { retired: true };
+    const expired = await db
       .selectFrom('mailboxes')
-      .select(['id', 'address', 'owner_id', 'quota_bytes', 'used_bytes'])
-      .where('address', 'in', addresses)
-      .where('enabled', '=', 1)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-      .execute();
+      .select('id')
+      .where('address', '=', address)
+      .executeTakeFirst();
+    return expired ? { retired: true } : {};
   }
 
   function overQuota(mailbox: RecipientMailbox, size: number): boolean {
@@ -159,8 +196,9 @@ export function createInboundService(deps: {
      * our domains. `declaredSize` is the SIZE parameter of MAIL FROM (RFC 1870), when given.
      */
     async checkRecipient(address: string, declaredSize: number): Promise<RecipientCheck> {
-      const [mailbox] = await liveMailboxes([address.trim().toLowerCase()]);
-      if (!mailbox) return { accepted: false, full: false };
+      const normalized = address.trim().toLowerCase();
+      const [mailbox] = await liveMailboxes([normalized]);
+      if (!mailbox) return { accepted: false, full: false, ...(await whyUnknown(normalized)) };
       const full =
         mailbox.quota_bytes > 0 &&
         (mailbox.used_bytes >= mailbox.quota_bytes || overQuota(mailbox, declaredSize));

@@ -15,6 +15,7 @@ import { ApiError } from '../../lib/api-error.js';
 import { pageOf } from '../../lib/paging.js';
 import { DAY, parseTimeInput, toIso } from '../../lib/time.js';
 import { randomLocalPart } from '../../lib/tokens.js';
+import { isReservedLocalPart, refusePendingDomain } from '../domains/reserved-local-parts.js';
 import { addressTakenReason } from '../email-accounts/mailbox-store.js';
 import type { AuthContext } from '../sessions/session-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
@@ -22,6 +23,9 @@ import { sanitizeMailHtml } from './html-sanitizer.js';
 import type { MailPerson, StoredAttachment } from './mail-parser.js';
 import { createMailSearch, type Scoped, type SearchTuning } from './mail-search.js';
 import { deleteOrphanRaw, readRaw } from './raw-store.js';
+
+/** How long a deleted or expired mailbox's address is known as a former one. */
+const RETIRED_ADDRESS_DAYS = 90;
 
 const NOT_FOUND = '邮件不存在或已被删除';
 
@@ -362,12 +366,13 @@ export function createMailService(
       if (auth.accountId === null) throw ApiError.forbidden();
       const domain = await db
         .selectFrom('domains')
-        .select(['id', 'name', 'owner_id'])
+        .select(['id', 'name', 'owner_id', 'status'])
         .where('id', '=', input.domainId)
         .executeTakeFirst();
       if (!domain || (auth.role !== 'admin' && domain.owner_id !== auth.accountId)) {
         throw ApiError.notFound('域名不存在，请先在域名管理中添加');
       }
+      refusePendingDomain(domain);
       const account = await db
         .selectFrom('system_accounts')
         .select('max_mailboxes')
@@ -385,10 +390,12 @@ export function createMailService(
           );
         }
       }
-      const quota = (await settings.get()).defaultQuotaBytes;
+      const { defaultQuotaBytes: quota, reservedLocalParts } = await settings.get();
       const chosen = input.localPart !== undefined;
       for (let attempt = 0; attempt < 5; attempt++) {
         const localPart = (input.localPart ?? randomLocalPart()).toLowerCase();
+        // The owner may name a role address; chance never hands one out.
+        if (!chosen && isReservedLocalPart(localPart, reservedLocalParts)) continue;
         const address = `${localPart}@${domain.name}`;
         // A mailbox, or a store order that holds the name until it is paid or expires.
         const taken = await addressTakenReason(db, address);
@@ -503,6 +510,12 @@ export function createMailService(
           await trx.deleteFrom('mailboxes').where('id', '=', id).execute();
         });
       }
+      // Former addresses are remembered for RETIRED_ADDRESS_DAYS: mail still sent to them is not
+      // taken for address probing (the SMTP abuse count).
+      await db
+        .deleteFrom('retired_addresses')
+        .where('retired_at', '<', now - RETIRED_ADDRESS_DAYS * DAY)
+        .execute();
       // Raw messages left behind by cascades (a domain or account deleted elsewhere).
       while ((await deleteOrphanRaw(db)) > 0) {
         // keep going in batches

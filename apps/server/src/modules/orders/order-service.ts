@@ -15,8 +15,10 @@ import { ApiError } from '../../lib/api-error.js';
 import { pageOf } from '../../lib/paging.js';
 import { hashPassword } from '../../lib/passwords.js';
 import type { RateLimits } from '../../lib/rate-limiter.js';
-import { HOUR, toIso } from '../../lib/time.js';
+import { toIso } from '../../lib/time.js';
+import { createSignUpLimit } from '../auth/sign-up-limit.js';
 import { displayDomainName } from '../domains/domain-name.js';
+import { refuseReservedLocalPart } from '../domains/reserved-local-parts.js';
 import { addressTakenReason, remainingStock } from '../email-accounts/mailbox-store.js';
 import { epayProvider } from '../payments/epay-provider.js';
 import { manualProvider } from '../payments/manual-provider.js';
@@ -26,7 +28,6 @@ import type { AuthContext, ClientInfo } from '../sessions/session-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
 
 const LOCAL_PART = /^[a-z0-9](?:[a-z0-9._+-]{0,62}[a-z0-9])?$/;
-const ORDERS_PER_IP_PER_HOUR = 10;
 const PENDING_PER_PHONE = 3;
 const LOOKUPS_WINDOW_MS = 10 * 60_000;
 const LOOKUPS_PER_IP = 20;
@@ -93,7 +94,7 @@ export function createOrderService(deps: {
   rateLimits: RateLimits;
 }) {
   const { db, settings, paySettings, rateLimits } = deps;
-  const orderAttempts = rateLimits('orders', HOUR);
+  const signUpLimit = createSignUpLimit(rateLimits, settings);
   const lookups = rateLimits('order-lookups', LOOKUPS_WINDOW_MS);
   const checks = rateLimits('address-checks', 60_000);
 
@@ -199,6 +200,81 @@ export function createOrderService(deps: {
     return providers.flatMap((provider) => provider.methods(stored));
   }
 
+  /** buyEmail's work once the sign-up limit admitted it. */
+  async function placeOrder(input: BuyEmailBody, requestSiteUrl: string): Promise<BuyEmailData> {
+    const methods = await payMethods();
+    if (!methods.some((method) => method.id === input.payMethod)) {
+      throw ApiError.badRequest('该支付方式暂不可用，请选择其他支付方式');
+    }
+    const provider = providerFor(input.payMethod);
+    if (!provider) throw ApiError.badRequest('该支付方式暂不可用，请选择其他支付方式');
+    const domain = await db
+      .selectFrom('domains')
+      .selectAll()
+      .where('id', '=', input.domainId)
+      .executeTakeFirst();
+    if (domain?.for_sale !== 1 || domain.status !== 'active') {
+      throw ApiError.notFound('该域名的邮箱暂不出售，请选择其他域名');
+    }
+    await refuseReservedLocalPart(settings, input.localPart);
+    const localPart = input.localPart.toLowerCase();
+    const address = `${localPart}@${domain.name}`;
+    if (await soldOut(domain.owner_id)) throw ApiError.conflict('该域名的邮箱已售完，请选择其他域名');
+    await expireOverdue();
+    const taken = await addressTakenReason(db, address);
+    if (taken) throw ApiError.conflict(taken);
+    const { count } = await db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('phone', '=', input.phone)
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    if (Number(count) >= PENDING_PER_PHONE) {
+      throw ApiError.tooMany(`该手机号已有 ${PENDING_PER_PHONE} 个未支付订单，请先完成支付或等待其过期`);
+    }
+    const stored = await paySettings.read();
+    const passwordHash = await hashPassword(input.password);
+    const now = Date.now();
+    let order: OrderRow | undefined;
+    for (let attempt = 0; attempt < 3 && !order; attempt++) {
+      try {
+        order = await db
+          .insertInto('orders')
+          .values({
+            order_no: newOrderNo(now),
+            domain_id: domain.id,
+            owner_id: domain.owner_id,
+            local_part: localPart,
+            address,
+            phone: input.phone,
+            password_hash: passwordHash,
+            amount: domain.price,
+            pay_method: input.payMethod,
+            status: 'pending',
+            created_at: now,
+            expires_at: now + stored.orderTimeoutMinutes * 60_000,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        // The one-live-order-per-address index: another buyer took the name a moment ago.
+        if (await addressTakenReason(db, address))
+          throw ApiError.conflict(`邮箱 ${address} 刚刚被其他订单预留，请换一个前缀`);
+      }
+    }
+    if (!order) throw ApiError.conflict('生成订单号失败，请重试');
+    const start = provider.start(order, stored, { siteUrl: stored.siteUrl || requestSiteUrl });
+    return {
+      orderNo: order.order_no,
+      amount: order.amount,
+      status: order.status,
+      address,
+      expiresAt: toIso(order.expires_at),
+      ...start,
+    };
+  }
+
   return {
     payMethods,
     findOrder,
@@ -214,10 +290,13 @@ export function createOrderService(deps: {
         throw ApiError.tooMany('查询过于频繁，请稍后再试', 60);
       const domain = await db
         .selectFrom('domains')
-        .select(['name', 'for_sale', 'public_registration'])
+        .select(['name', 'for_sale', 'public_registration', 'status'])
         .where('id', '=', domainId)
         .executeTakeFirst();
-      if (!domain || (domain.for_sale !== 1 && domain.public_registration !== 1))
+      if (
+        domain?.status !== 'active' ||
+        (domain.for_sale !== 1 && domain.public_registration !== 1)
+      )
         throw ApiError.notFound('域名不存在');
       const localPart = localPartInput.trim().toLowerCase();
       const address = `${localPart}@${domain.name}`;
@@ -235,78 +314,7 @@ export function createOrderService(deps: {
     async buy(input: BuyEmailBody, client: ClientInfo, requestSiteUrl: string): Promise<BuyEmailData> {
       const current = await settings.get();
       if (!current.storeOpen) throw ApiError.forbidden('商店暂未开放');
-      if ((await orderAttempts.count(client.ip)) >= ORDERS_PER_IP_PER_HOUR) {
-        throw ApiError.tooMany('下单过于频繁，请一小时后再试', 3600);
-      }
-      const methods = await payMethods();
-      if (!methods.some((method) => method.id === input.payMethod)) {
-        throw ApiError.badRequest('该支付方式暂不可用，请选择其他支付方式');
-      }
-      const provider = providerFor(input.payMethod);
-      if (!provider) throw ApiError.badRequest('该支付方式暂不可用，请选择其他支付方式');
-      const domain = await db
-        .selectFrom('domains')
-        .selectAll()
-        .where('id', '=', input.domainId)
-        .executeTakeFirst();
-      if (domain?.for_sale !== 1) throw ApiError.notFound('该域名的邮箱暂不出售，请选择其他域名');
-      const localPart = input.localPart.toLowerCase();
-      const address = `${localPart}@${domain.name}`;
-      if (await soldOut(domain.owner_id)) throw ApiError.conflict('该域名的邮箱已售完，请选择其他域名');
-      await expireOverdue();
-      const taken = await addressTakenReason(db, address);
-      if (taken) throw ApiError.conflict(taken);
-      const { count } = await db
-        .selectFrom('orders')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('phone', '=', input.phone)
-        .where('status', '=', 'pending')
-        .executeTakeFirstOrThrow();
-      if (Number(count) >= PENDING_PER_PHONE) {
-        throw ApiError.tooMany(`该手机号已有 ${PENDING_PER_PHONE} 个未支付订单，请先完成支付或等待其过期`);
-      }
-      await orderAttempts.hit(client.ip);
-      const stored = await paySettings.read();
-      const passwordHash = await hashPassword(input.password);
-      const now = Date.now();
-      let order: OrderRow | undefined;
-      for (let attempt = 0; attempt < 3 && !order; attempt++) {
-        try {
-          order = await db
-            .insertInto('orders')
-            .values({
-              order_no: newOrderNo(now),
-              domain_id: domain.id,
-              owner_id: domain.owner_id,
-              local_part: localPart,
-              address,
-              phone: input.phone,
-              password_hash: passwordHash,
-              amount: domain.price,
-              pay_method: input.payMethod,
-              status: 'pending',
-              created_at: now,
-              expires_at: now + stored.orderTimeoutMinutes * 60_000,
-            })
-            .returningAll()
-            .executeTakeFirstOrThrow();
-        } catch (error) {
-          if (!isUniqueViolation(error)) throw error;
-          // The one-live-order-per-address index: another buyer took the name a moment ago.
-          if (await addressTakenReason(db, address))
-            throw ApiError.conflict(`邮箱 ${address} 刚刚被其他订单预留，请换一个前缀`);
-        }
-      }
-      if (!order) throw ApiError.conflict('生成订单号失败，请重试');
-      const start = provider.start(order, stored, { siteUrl: stored.siteUrl || requestSiteUrl });
-      return {
-        orderNo: order.order_no,
-        amount: order.amount,
-        status: order.status,
-        address,
-        expiresAt: toIso(order.expires_at),
-        ...start,
-      };
+      return signUpLimit.run(client.ip, () => placeOrder(input, requestSiteUrl));
     },
 
     /** queryOrder: a phone's orders, never with passwords; rate-limited per IP against enumeration. */

@@ -205,7 +205,14 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   }
 
   async function isLocal(domain: string): Promise<boolean> {
-    const row = await db.selectFrom('domains').select('id').where('name', '=', domain).executeTakeFirst();
+    // Only an active domain is ours: a pending one is a claim nobody has proven (API.md "Domain
+    // ownership"), so mail to it goes to its real MX instead of into the claimant's mailbox.
+    const row = await db
+      .selectFrom('domains')
+      .select('id')
+      .where('name', '=', domain)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
     return row !== undefined;
   }
 

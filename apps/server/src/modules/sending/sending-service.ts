@@ -12,7 +12,7 @@ import {
   type SentDetail,
   type SentItem,
 } from '@youju/contract';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Engine } from '../../db/database.js';
 import type { Database, OutboundQueueRow, SentMessageRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
@@ -28,6 +28,8 @@ import { composeToFile } from './compose.js';
 import { readHeaderBlock } from './header-block.js';
 import { type UploadService, uploadOwner } from './upload-service.js';
 
+type Executor = Kysely<Database> | Transaction<Database>;
+
 const NOT_FOUND = '已发送邮件不存在或已被删除';
 /** References kept when answering a long thread (the first and the latest ones matter most). */
 const MAX_REFERENCES = 20;
@@ -39,7 +41,15 @@ export interface Sender {
   domain: string;
   accountId: number | null;
   mailboxId: number | null;
+  /**
+   * A mailbox nobody vouches for (a one-click temporary mailbox or one a visitor registered): it
+   * sends only to the service's own domains unless the operator allows more (`anonymousSend`).
+   */
+  anonymous: boolean;
 }
+
+/** Mailboxes that anyone can get without paying or being given one (auth-service regEmail). */
+const VISITOR_SOURCES = new Set(['temporary', 'register']);
 
 function normalizeAddress(address: string): string {
   return address.trim().toLowerCase();
@@ -156,11 +166,17 @@ export function createSendingService(deps: SendingDeps) {
     if (auth.role === 'mailbox') {
       const mailbox = await db
         .selectFrom('mailboxes')
-        .select(['id', 'address', 'owner_id', 'domain_id'])
+        .select(['id', 'address', 'owner_id', 'domain_id', 'source', 'password_hash'])
         .where('id', '=', auth.mailboxId ?? -1)
         .executeTakeFirst();
       if (!mailbox || mailbox.address.toLowerCase() !== address) throw refuse();
-      return { address, domain: domainName, accountId: mailbox.owner_id, mailboxId: mailbox.id };
+      return {
+        address,
+        domain: domainName,
+        accountId: mailbox.owner_id,
+        mailboxId: mailbox.id,
+        anonymous: mailbox.password_hash === null || VISITOR_SOURCES.has(mailbox.source),
+      };
     }
     const domain = await db
       .selectFrom('domains')
@@ -168,30 +184,58 @@ export function createSendingService(deps: SendingDeps) {
       .where('name', '=', domainName)
       .executeTakeFirst();
     if (!domain || (auth.role !== 'admin' && domain.owner_id !== auth.accountId)) throw refuse();
-    return { address, domain: domainName, accountId: auth.accountId, mailboxId: null };
+    return { address, domain: domainName, accountId: auth.accountId, mailboxId: null, anonymous: false };
   }
 
-  /** Per-account (or per-mailbox) limits an administrator sets; 0 means no limit. */
-  async function checkLimits(auth: AuthContext, sender: Sender): Promise<void> {
+  /**
+   * API.md "Sending and sign-up policy": an anonymous sender reaches only addresses on the
+   * service's own active domains, unless `anonymousSend` is on. Otherwise a one-click mailbox would
+   * be a free, untraceable spam cannon pointed at the whole internet.
+   */
+  async function checkRecipientsAllowed(sender: Sender, recipients: string[]): Promise<void> {
+    if (!sender.anonymous || (await settings.get()).anonymousSend) return;
+    const domains = [...new Set(recipients.map(domainOf))];
+    const local = await db
+      .selectFrom('domains')
+      .select('name')
+      .where('name', 'in', domains)
+      .where('status', '=', 'active')
+      .execute();
+    const localNames = new Set(local.map((row) => row.name));
+    const outside = recipients.filter((recipient) => !localNames.has(domainOf(recipient)));
+    if (outside.length > 0) {
+      throw ApiError.forbidden(
+        `临时邮箱和自助注册的邮箱只能发信给本站域名的地址，不能发送到 ${outside.slice(0, 3).join('、')}${outside.length > 3 ? ' 等' : ''}；如需对外发信请使用正式邮箱`,
+      );
+    }
+  }
+
+  /**
+   * Per-mailbox (or per-account) limits an administrator sets (`sendPerHour`, `sendPerDay`; 0 means
+   * no limit). `db` is the transaction that records the message when it is called there: the count
+   * and the insert are then one serialized step (one connection on SQLite, an advisory lock per
+   * sender on PostgreSQL), so a burst of parallel sends cannot overshoot the limit.
+   */
+  async function checkLimits(auth: AuthContext, sender: Sender, executor: Executor = db): Promise<void> {
     if (auth.role === 'admin') return;
-    const { sendLimitPerHour, sendLimitPerDay } = await settings.get();
+    const { sendPerHour, sendPerDay } = await settings.get();
     const now = Date.now();
     const sentSince = async (since: number) => {
-      let query = db
+      let query = executor
         .selectFrom('sent_messages')
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .where('created_at', '>', since);
       query =
-        auth.role === 'mailbox'
-          ? query.where('mailbox_id', '=', sender.mailboxId ?? -1)
+        sender.mailboxId !== null
+          ? query.where('mailbox_id', '=', sender.mailboxId)
           : query.where('account_id', '=', auth.accountId ?? -1).where('mailbox_id', 'is', null);
       return Number((await query.executeTakeFirstOrThrow()).count);
     };
-    if (sendLimitPerHour > 0 && (await sentSince(now - HOUR)) >= sendLimitPerHour) {
-      throw ApiError.tooMany(`发信过于频繁：每小时最多发送 ${sendLimitPerHour} 封，请稍后再发`, 600);
+    if (sendPerHour > 0 && (await sentSince(now - HOUR)) >= sendPerHour) {
+      throw ApiError.tooMany(`发信过于频繁：每小时最多发送 ${sendPerHour} 封，请稍后再发`, 600);
     }
-    if (sendLimitPerDay > 0 && (await sentSince(now - DAY)) >= sendLimitPerDay) {
-      throw ApiError.tooMany(`今天的发信数量已达上限（每天 ${sendLimitPerDay} 封），请明天再发`, 3600);
+    if (sendPerDay > 0 && (await sentSince(now - DAY)) >= sendPerDay) {
+      throw ApiError.tooMany(`今天的发信数量已达上限（每天 ${sendPerDay} 封），请明天再发`, 3600);
     }
   }
 
@@ -262,6 +306,8 @@ export function createSendingService(deps: SendingDeps) {
       if (!body.html?.trim() && !body.text?.trim() && !body.subject.trim() && !body.attachments?.length) {
         throw ApiError.badRequest('邮件是空的：请填写主题、正文或添加附件');
       }
+      await checkRecipientsAllowed(sender, recipients);
+      // A first look before the work of composing; the count that decides is in the transaction.
       await checkLimits(auth, sender);
 
       const attachmentRows = await uploads.owned(uploadOwner(auth), [...new Set(body.attachments ?? [])]);
@@ -312,7 +358,12 @@ export function createSendingService(deps: SendingDeps) {
         const now = Date.now();
         const id = await db.transaction().execute(async (trx) => {
           // A crash after the answer must not lose the message (as for received mail).
-          if (engine === 'postgres') await sql`set local synchronous_commit = on`.execute(trx);
+          if (engine === 'postgres') {
+            await sql`set local synchronous_commit = on`.execute(trx);
+            const key = sender.mailboxId !== null ? `send:m:${sender.mailboxId}` : `send:a:${auth.accountId}`;
+            await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
+          }
+          await checkLimits(auth, sender, trx);
           const inserted = await trx
             .insertInto('sent_messages')
             .values({

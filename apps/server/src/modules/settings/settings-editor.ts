@@ -129,10 +129,10 @@ export function createSettingsEditor(deps: {
         .executeTakeFirst();
       if (!domain) throw ApiError.badRequest('默认域名（defaultDomainId）不存在，请先在域名管理中添加');
     }
-    const perHour = next.sendLimitPerHour ?? current.sendLimitPerHour;
-    const perDay = next.sendLimitPerDay ?? current.sendLimitPerDay;
+    const perHour = next.sendPerHour ?? current.sendPerHour;
+    const perDay = next.sendPerDay ?? current.sendPerDay;
     if (perHour > 0 && perDay > 0 && perDay < perHour) {
-      throw ApiError.badRequest('每天发信上限（sendLimitPerDay）不能小于每小时发信上限（sendLimitPerHour）');
+      throw ApiError.badRequest('每天发信上限（sendPerDay）不能小于每小时发信上限（sendPerHour）');
     }
     return next;
   }

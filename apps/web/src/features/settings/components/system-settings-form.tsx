@@ -17,8 +17,8 @@ interface FormValues {
   temporaryMailboxHours: number;
   defaultQuotaMb: number;
   relayUrl: string;
-  sendLimitPerHour: number;
-  sendLimitPerDay: number;
+  sendPerHour: number;
+  sendPerDay: number;
   loginMaxFailuresPerIp: number;
   loginMaxFailuresPerAccount: number;
   loginWindowMinutes: number;
@@ -46,8 +46,8 @@ function toForm(system: SystemSettingsView, payment?: PaymentSettingsView): Form
     temporaryMailboxHours: system.temporaryMailboxHours,
     defaultQuotaMb: Math.round((system.defaultQuotaBytes / MB) * 100) / 100,
     relayUrl: system.relayUrl,
-    sendLimitPerHour: system.sendLimitPerHour,
-    sendLimitPerDay: system.sendLimitPerDay,
+    sendPerHour: system.sendPerHour,
+    sendPerDay: system.sendPerDay,
     loginMaxFailuresPerIp: system.loginMaxFailuresPerIp,
     loginMaxFailuresPerAccount: system.loginMaxFailuresPerAccount,
     loginWindowMinutes: system.loginWindowMinutes,
@@ -77,8 +77,8 @@ function toBody(values: FormValues, withPayment: boolean): UpdateSettingBody {
       temporaryMailboxHours: values.temporaryMailboxHours,
       defaultQuotaBytes: Math.round(values.defaultQuotaMb * MB),
       relayUrl: values.relayUrl?.trim() ?? '',
-      sendLimitPerHour: values.sendLimitPerHour,
-      sendLimitPerDay: values.sendLimitPerDay,
+      sendPerHour: values.sendPerHour,
+      sendPerDay: values.sendPerDay,
       loginMaxFailuresPerIp: values.loginMaxFailuresPerIp,
       loginMaxFailuresPerAccount: values.loginMaxFailuresPerAccount,
       loginWindowMinutes: values.loginWindowMinutes,
@@ -260,7 +260,7 @@ export function SystemSettingsForm({
         <Row gutter={16}>
           <Col xs={24} md={12}>
             <NumberField
-              name="sendLimitPerHour"
+              name="sendPerHour"
               label="每小时发信上限"
               min={0}
               max={1000000}
@@ -270,7 +270,7 @@ export function SystemSettingsForm({
           </Col>
           <Col xs={24} md={12}>
             <NumberField
-              name="sendLimitPerDay"
+              name="sendPerDay"
               label="每天发信上限"
               min={0}
               max={10000000}
