@@ -54,7 +54,7 @@ export function createServices(
   const firewall = createFirewallService(db, {
     allowList: async () => (await settings.get()).banAllowList,
   });
-  const filters = createFilterService(db, log);
+  const filters = createFilterService(db, engine, log);
   const mailEvents = createMailEvents(pool, log);
   const inbound = createInboundService({
     db,

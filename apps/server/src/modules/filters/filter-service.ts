@@ -1,9 +1,20 @@
 import type { Filter, NewFilter } from '@youju/contract';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import type { Engine } from '../../db/database.js';
 import type { Database, MailFilterRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { AuthContext } from '../sessions/session-service.js';
-import { regexProblem, testRegex } from './regex-guard.js';
+import { patternMatches, patternProblem } from './user-pattern.js';
+
+/** Filters per account, and regular-expression filters among them: the work per message has a ceiling. */
+export const MAX_FILTERS_PER_ACCOUNT = 100;
+export const MAX_PATTERN_FILTERS_PER_ACCOUNT = 20;
+/**
+ * Time the regular-expression filters of one message may take in all. Each pattern is linear, but
+ * many accounts' filters on one message add up; past the budget the rest are skipped (and logged)
+ * rather than hold up every other connection.
+ */
+const PATTERN_BUDGET_MS = 100;
 
 /**
  * What a message looks like to the filters: each field has the candidate values a rule is tried
@@ -36,21 +47,18 @@ function filterView(row: MailFilterRow): Filter {
   };
 }
 
-function matches(filter: MailFilterRow, subject: FilterSubject, log: Logger): boolean {
-  return subject[filter.field].some((text) => matchesOne(filter, text, log));
+function matches(filter: MailFilterRow, subject: FilterSubject): boolean {
+  return subject[filter.field].some((text) => matchesOne(filter, text));
 }
 
-function matchesOne(filter: MailFilterRow, text: string, log: Logger): boolean {
+function matchesOne(filter: MailFilterRow, text: string): boolean {
   switch (filter.match) {
     case 'contains':
       return text.toLowerCase().includes(filter.value.toLowerCase());
     case 'equals':
       return text.trim().toLowerCase() === filter.value.trim().toLowerCase();
-    case 'regex': {
-      const outcome = testRegex(filter.value, text);
-      if (outcome === 'timeout') log.warn(`filter ${filter.id}: regex took too long and was skipped`);
-      return outcome === 'match';
-    }
+    case 'regex':
+      return patternMatches(filter.value, text);
   }
 }
 
@@ -58,7 +66,7 @@ function matchesOne(filter: MailFilterRow, text: string, log: Logger): boolean {
  * Content filters (API.md getFilters/addFilter/delFilter): a system user's filters apply to mail
  * for the mailboxes it owns; an administrator's filters apply to all mail.
  */
-export function createFilterService(db: Kysely<Database>, log: Logger) {
+export function createFilterService(db: Kysely<Database>, engine: Engine, log: Logger) {
   async function owned(auth: AuthContext, id: number): Promise<MailFilterRow> {
     const row = await db.selectFrom('mail_filters').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row || (auth.role !== 'admin' && row.owner_id !== auth.accountId)) {
@@ -75,25 +83,51 @@ export function createFilterService(db: Kysely<Database>, log: Logger) {
     },
 
     async add(auth: AuthContext, input: NewFilter): Promise<Filter> {
-      if (auth.accountId === null) throw ApiError.forbidden();
+      const ownerId = auth.accountId;
+      if (ownerId === null) throw ApiError.forbidden();
       if (input.match === 'regex') {
-        const problem = regexProblem(input.value);
+        const problem = patternProblem(input.value);
         if (problem) throw ApiError.badRequest(problem);
       }
-      const row = await db
-        .insertInto('mail_filters')
-        .values({
-          owner_id: auth.accountId,
-          field: input.field,
-          match: input.match,
-          value: input.value,
-          action: input.action,
-          enabled: input.enabled === false ? 0 : 1,
-          created_at: Date.now(),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return filterView(row);
+      return db.transaction().execute(async (trx) => {
+        // Counted in the transaction that inserts, under a lock on PostgreSQL (one connection on
+        // SQLite), so parallel additions cannot pass the caps together.
+        if (engine === 'postgres') {
+          await sql`select pg_advisory_xact_lock(hashtext(${`filters:${ownerId}`}))`.execute(trx);
+        }
+        const counts = await trx
+          .selectFrom('mail_filters')
+          .select((eb) => [
+            eb.fn.countAll<number>().as('all'),
+            eb.fn.sum<number>(eb.case().when('match', '=', 'regex').then(1).else(0).end()).as('patterns'),
+          ])
+          .where('owner_id', '=', ownerId)
+          .executeTakeFirstOrThrow();
+        if (Number(counts.all) >= MAX_FILTERS_PER_ACCOUNT) {
+          throw ApiError.forbidden(
+            `过滤规则已达上限（${MAX_FILTERS_PER_ACCOUNT} 条），请删除不用的规则后再添加`,
+          );
+        }
+        if (input.match === 'regex' && Number(counts.patterns ?? 0) >= MAX_PATTERN_FILTERS_PER_ACCOUNT) {
+          throw ApiError.forbidden(
+            `正则表达式规则已达上限（${MAX_PATTERN_FILTERS_PER_ACCOUNT} 条），请合并规则，或改用“包含”“等于”匹配`,
+          );
+        }
+        const row = await trx
+          .insertInto('mail_filters')
+          .values({
+            owner_id: ownerId,
+            field: input.field,
+            match: input.match,
+            value: input.value,
+            action: input.action,
+            enabled: input.enabled === false ? 0 : 1,
+            created_at: Date.now(),
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return filterView(row);
+      });
     },
 
     async remove(auth: AuthContext, id: number): Promise<void> {
@@ -119,8 +153,14 @@ export function createFilterService(db: Kysely<Database>, log: Logger) {
         )
         .orderBy('mail_filters.id')
         .execute();
+      const started = performance.now();
+      let skipped = 0;
       for (const row of rows) {
-        if (!matches(row, subject, log)) continue;
+        if (row.match === 'regex' && performance.now() - started > PATTERN_BUDGET_MS) {
+          skipped++;
+          continue;
+        }
+        if (!matches(row, subject)) continue;
         const action = row.action;
         const targets = row.role === 'admin' ? ownerIds : [row.owner_id];
         for (const owner of targets) {
@@ -128,6 +168,8 @@ export function createFilterService(db: Kysely<Database>, log: Logger) {
           if (before !== undefined && STRENGTH[action] > STRENGTH[before]) decisions.set(owner, action);
         }
       }
+      if (skipped > 0)
+        log.warn(`filters: ${skipped} pattern filters skipped, over the ${PATTERN_BUDGET_MS} ms budget`);
       return decisions;
     },
   };

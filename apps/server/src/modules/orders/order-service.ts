@@ -293,10 +293,7 @@ export function createOrderService(deps: {
         .select(['name', 'for_sale', 'public_registration', 'status'])
         .where('id', '=', domainId)
         .executeTakeFirst();
-      if (
-        domain?.status !== 'active' ||
-        (domain.for_sale !== 1 && domain.public_registration !== 1)
-      )
+      if (domain?.status !== 'active' || (domain.for_sale !== 1 && domain.public_registration !== 1))
         throw ApiError.notFound('域名不存在');
       const localPart = localPartInput.trim().toLowerCase();
       const address = `${localPart}@${domain.name}`;
