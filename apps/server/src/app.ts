@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { searchIndexWarning } from './db/search-index.js';
+import { secureDataDir } from './lib/data-dir.js';
 import { apiKeyRoutes } from './modules/api-keys/api-key-routes.js';
 import { authRoutes, sessionRoutes } from './modules/auth/auth-routes.js';
 import { cardRoutes, publicCardRoutes } from './modules/cards/card-routes.js';
@@ -51,6 +52,28 @@ function requestForLog(request: { method: string; url: string; ip?: string }) {
   };
 }
 
+/**
+ * The web client's content security policy, on every response (API answers included, so a JSON
+ * or download opened in a tab runs nothing either). Scripts only from this origin; styles inline
+ * too, since antd writes its styles at run time. Images may come from anywhere because the reader
+ * shows a message's remote images once its reader allows them: the mail frame (a sandboxed srcdoc
+ * document, which inherits this policy) adds its own stricter policy until then. Nobody may frame
+ * the client (clickjacking).
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: https: http:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "frame-src 'self' blob: data:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 /** JSON bodies are small; attachments go through the multipart upload with its own limit. */
 const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -81,6 +104,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  await secureDataDir(config.dataDir);
   const database = openDatabase(config);
   try {
     await migrate(database.db as never, database.engine);
@@ -106,9 +130,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installAuthentication(app);
   // A blacklisted address is refused before any route runs (issue 7).
   installFirewallGuard(app);
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+    reply.header('x-frame-options', 'DENY');
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'same-origin');
+    // Only over HTTPS (RFC 6797 section 7.2: a host must not send it over plain HTTP).
+    if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000');
     return payload;
   });
 

@@ -103,7 +103,7 @@ describe('running the service: dashboard, settings, version, security, interface
     await page.reload();
     await form.getByLabel('外发中继地址').waitFor();
     expect(await form.getByLabel('外发中继地址').inputValue()).toBe(
-      'smtp://mailer:******88@relay.example.com:587',
+      'smtp://mailer:******@relay.example.com:587',
     );
     expect(await page.content()).not.toContain('Relay-Secret-88');
 

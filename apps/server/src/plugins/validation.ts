@@ -2,6 +2,7 @@ import { FieldLabels } from '@youju/contract';
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { ApiError } from '../lib/api-error.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export is the module object.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -31,6 +32,33 @@ export function installValidators(app: FastifyInstance): void {
   const compiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
     (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
   app.setValidatorCompiler(compiler);
+  // No field of the API takes a NUL character, and PostgreSQL's text type cannot store one: refuse
+  // it here, naming the field, before it can reach a query as a 500.
+  app.addHook('preValidation', async (request) => {
+    for (const [part, value] of [
+      ['body', request.body],
+      ['query', request.query],
+      ['params', request.params],
+    ] as const) {
+      const field = fieldWithNul(value);
+      if (field !== null) {
+        throw ApiError.badRequest(`${label(field)} 含有不允许的空字符（\\u0000），请删除后重试`);
+      }
+    }
+  });
+}
+
+/** The first field whose text holds a NUL character (searched to a bounded depth), or null. */
+function fieldWithNul(value: unknown, name = '', depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\0') ? name || '请求' : null;
+  if (depth > 8 || value === null || typeof value !== 'object') return null;
+  if (Buffer.isBuffer(value)) return null;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('\0')) return '字段名';
+    const found = fieldWithNul(item, Array.isArray(value) ? name : key, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 function label(field: string, schema?: unknown): string {

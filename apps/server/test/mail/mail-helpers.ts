@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { markDomainVerified } from '../support/fixtures.js';
 import type { TestServer } from '../support/test-server.js';
 
 export const FIXTURES = fileURLToPath(new URL('../fixtures/eml/', import.meta.url));
@@ -220,6 +221,7 @@ export async function createUserWithDomain(server: TestServer, label: string): P
     body: { name: domain, publicRegistration: true },
   });
   if (added.body.error !== 0) throw new Error(JSON.stringify(added.body));
+  await markDomainVerified(server, added.body.data.id);
   return {
     adminToken,
     userToken,

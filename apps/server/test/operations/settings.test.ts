@@ -158,9 +158,9 @@ describe('updateSetting', () => {
     const text = JSON.stringify(saved.body);
     expect(text).not.toContain('relay-Secret-42');
     expect(text).not.toContain(epayKey);
-    expect(saved.body.data.system.relayUrl).toBe('smtp://mailer:******42@relay.example.com:587');
+    expect(saved.body.data.system.relayUrl).toBe('smtp://mailer:******@relay.example.com:587');
     expect(saved.body.data.system.relayPasswordSet).toBe(true);
-    expect(saved.body.data.payment).toMatchObject({ epayKeySet: true, epayKeyMasked: '******99' });
+    expect(saved.body.data.payment).toMatchObject({ epayKeySet: true, epayKeyMasked: '******' });
     const readBack = JSON.stringify(await read(admin));
     expect(readBack).not.toContain('relay-Secret-42');
     expect(readBack).not.toContain(epayKey);
@@ -176,7 +176,7 @@ describe('updateSetting', () => {
     expect((await server.app.services.paySettings.read()).epayMerchantId).toBe('1002');
 
     // A new host with the mask keeps the password; a new password replaces it; empty removes the relay.
-    await update(admin, { system: { relayUrl: 'smtps://mailer:******42@relay2.example.com:465' } });
+    await update(admin, { system: { relayUrl: 'smtps://mailer:******@relay2.example.com:465' } });
     expect((await server.app.services.settings.get()).relayUrl).toBe(
       'smtps://mailer:relay-Secret-42@relay2.example.com:465',
     );

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
 import { DNSMASQ, freeDnsPort } from '../support/dns-servers.js';
+import { markDomainVerified } from '../support/fixtures.js';
 import type { TestServer } from '../support/test-server.js';
 
 let counter = 0;
@@ -34,6 +35,7 @@ export async function senderWorld(server: TestServer, label: string, domain?: st
     body: { name, publicRegistration: true },
   });
   if (added.body.error !== 0) throw new Error(JSON.stringify(added.body));
+  await markDomainVerified(server, added.body.data.id);
   const registered = await server.api('POST', 'regEmail', {
     body: { domainId: added.body.data.id, localPart: 'zhangsan', password: 'mailbox-pass-1' },
   });

@@ -1,9 +1,10 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 
 /** Ids are opaque to clients (API.md "Conventions"); the server issues integers. */
-export const Id = Type.Integer({ minimum: 1, description: '编号' });
+/** Bounded so that no id can overflow a 64-bit column or lose precision in JavaScript. */
+export const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: '编号' });
 /** Requests accept ISO 8601 strings or epoch milliseconds. */
-export const TimeInput = Type.Union([Type.String({ minLength: 1 }), Type.Number()]);
+export const TimeInput = Type.Union([Type.String({ minLength: 1 }), Type.Number({ minimum: -8.64e15, maximum: 8.64e15 })]);
 /** Responses carry ISO 8601 strings. */
 export const Time = Type.String({ format: 'date-time' });
 export const NullableTime = Type.Union([Time, Type.Null()]);
@@ -15,8 +16,8 @@ export const IdQuery = Type.Object({ id: Id });
 export const IdParams = Type.Object({ id: Id });
 
 export const PageQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: '页码' })),
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: '每页条数' })),
 });
 export type PageQuery = Static<typeof PageQuery>;
 

@@ -18,8 +18,8 @@ export const PersonalSettings = Type.Object({
 export type PersonalSettings = Static<typeof PersonalSettings>;
 
 /**
- * System settings as an administrator reads them: the relay password is masked (`******` + its
- * last two characters) and `relayPasswordSet` says whether there is one. Sending the masked URL
+ * System settings as an administrator reads them: the relay password is masked (`******`, nothing
+ * of the secret itself) and `relayPasswordSet` says whether there is one. Sending the masked URL
  * back keeps the stored password.
  */
 export const SystemSettingsView = Type.Composite([
@@ -193,7 +193,7 @@ export const OpenWaitQuery = Type.Object({
   address: EmailAddress,
   timeout: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, default: 30, description: '等待秒数' })),
   /** a message id: answer the first newer one (0 = any message already there) */
-  after: Type.Optional(Type.Integer({ minimum: 0, description: '邮件编号' })),
+  after: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: '邮件编号' })),
 });
 export type OpenWaitQuery = Static<typeof OpenWaitQuery>;
 

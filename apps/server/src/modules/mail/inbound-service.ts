@@ -197,6 +197,8 @@ export function createInboundService(deps: {
      */
     async checkRecipient(address: string, declaredSize: number): Promise<RecipientCheck> {
       const normalized = address.trim().toLowerCase();
+      // No mailbox has a NUL in its address, and PostgreSQL refuses one in a query parameter.
+      if (normalized.includes('\0')) return { accepted: false, full: false };
       const [mailbox] = await liveMailboxes([normalized]);
       if (!mailbox) return { accepted: false, full: false, ...(await whyUnknown(normalized)) };
       const full =
@@ -381,7 +383,7 @@ export function createInboundService(deps: {
         };
         const inserted = await trx
           .insertInto('messages')
-          .values(row)
+          .values(withoutNul(row))
           .returning('id')
           .executeTakeFirstOrThrow();
         ids.push(inserted.id);
@@ -397,6 +399,19 @@ export function createInboundService(deps: {
 }
 
 export type InboundService = ReturnType<typeof createInboundService>;
+
+/**
+ * The row with NUL characters removed from its text. PostgreSQL's text type cannot hold U+0000, so
+ * a NUL in a header or body would fail the insert, and every retry of the message with it (451
+ * forever); the raw message keeps the bytes as sent.
+ */
+function withoutNul<T extends object>(row: T): T {
+  const clean = { ...row } as Record<string, unknown>;
+  for (const [key, value] of Object.entries(clean)) {
+    if (typeof value === 'string' && value.includes('\0')) clean[key] = value.replaceAll('\0', '');
+  }
+  return clean as T;
+}
 
 /**
  * The list preview: the first 200 characters of the text, without the bracketed link and image

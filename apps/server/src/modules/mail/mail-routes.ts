@@ -20,13 +20,17 @@ import {
   UpdateEmailBody,
 } from '@youju/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../lib/api-error.js';
 import { EmptyEnvelope, Envelope, ok } from '../../lib/envelope.js';
+import { createStreamSlots } from '../../lib/stream-slots.js';
 import { caller, requireRole } from '../../plugins/authentication.js';
 import type { AuthContext } from '../sessions/session-service.js';
 import { contentDisposition, isInlineSafe } from './content-disposition.js';
 import { extractAttachment } from './mail-parser.js';
 
 const HEARTBEAT_MS = 15_000;
+/** Live-inbox streams: a person has a few tabs open, an office shares one address. */
+const EVENT_STREAM_LIMITS = { perCredential: 10, perSource: 100, total: 5000 };
 
 /**
  * EventSource and <img> cannot send an Authorization header, so the live inbox and the downloads
@@ -158,6 +162,7 @@ export const mailRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // ---- server-sent events: the live inbox ----
   const clients = new Set<{ auth: AuthContext; reply: FastifyReply }>();
+  const slots = createStreamSlots(EVENT_STREAM_LIMITS);
   const unsubscribe = mailEvents.subscribe((ids) => {
     if (clients.size === 0) return;
     mail.itemsForEvents(ids).then(
@@ -188,7 +193,17 @@ export const mailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/events',
     { onRequest: readerWithQueryToken, schema: { querystring: downloadQuery } },
     async (request, reply) => {
-      const client = { auth: caller(request), reply };
+      const auth = caller(request);
+      const slot = slots.acquire(`session:${auth.sessionId}`, request.ip);
+      if ('refused' in slot) {
+        throw ApiError.tooMany(
+          slot.refused === 'total'
+            ? '服务器实时连接已满，请稍后刷新页面'
+            : '打开的实时收信连接过多，请关闭多余的页面或标签后再试',
+          30,
+        );
+      }
+      const client = { auth, reply };
       reply.hijack();
       reply.raw.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
@@ -199,7 +214,11 @@ export const mailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       });
       reply.raw.write('retry: 3000\n: connected\n\n');
       clients.add(client);
-      request.raw.on('close', () => clients.delete(client));
+      // The response closes when the client goes (or the server closes it): the slot is free again.
+      reply.raw.on('close', () => {
+        clients.delete(client);
+        slot.release();
+      });
     },
   );
 };

@@ -15,12 +15,15 @@ import {
 import type { onRequestAsyncHookHandler } from 'fastify';
 import { ApiError } from '../../lib/api-error.js';
 import { Envelope, ok } from '../../lib/envelope.js';
+import { createStreamSlots } from '../../lib/stream-slots.js';
 import { caller } from '../../plugins/authentication.js';
 
 /** Calls one key may make per minute (long polls included). */
 export const OPEN_API_CALLS_PER_MINUTE = 120;
 
 const TAG = '开放接口';
+/** waitEmail long polls held open at once (each holds a socket for up to a minute) */
+const WAIT_LIMITS = { perCredential: 20, perSource: 50, total: 2000 };
 const security = [{ apiKey: [] }];
 
 /**
@@ -30,6 +33,7 @@ const security = [{ apiKey: [] }];
 export const openRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { apiKeys, mail, openApi, rateLimits } = app.services;
   const perKey = rateLimits('open-api-keys', 60_000);
+  const waits = createStreamSlots(WAIT_LIMITS);
   const headerName = API_KEY_HEADER.toLowerCase();
 
   const requireApiKey: onRequestAsyncHookHandler = async (request) => {
@@ -112,18 +116,27 @@ export const openRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(MailDetail) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      const auth = caller(request);
+      const slot = waits.acquire(`account:${auth.accountId}`, request.ip);
+      if ('refused' in slot) {
+        throw ApiError.tooMany('同时等待新邮件的请求过多，请等前面的请求返回后再试', 5);
+      }
       // The wait ends early when the client hangs up.
       const gone = new AbortController();
-      request.raw.once('close', () => gone.abort());
+      reply.raw.once('close', () => gone.abort());
       const { address, timeout, after } = request.query;
-      return ok(
-        await openApi.waitEmail(
-          caller(request),
-          { address, timeoutSeconds: timeout ?? 30, ...(after === undefined ? {} : { after }) },
-          gone.signal,
-        ),
-      );
+      try {
+        return ok(
+          await openApi.waitEmail(
+            auth,
+            { address, timeoutSeconds: timeout ?? 30, ...(after === undefined ? {} : { after }) },
+            gone.signal,
+          ),
+        );
+      } finally {
+        slot.release();
+      }
     },
   );
   app.post(

@@ -111,14 +111,28 @@ export function createSessionService(db: Kysely<Database>) {
     },
 
     /** Ends every session of an account or mailbox (password change, disabling, deletion). */
+    /**
+     * Ends every credential of the subject: its login sessions and, for a system account, its open
+     * API key (a new password or a disabled account must shut out whoever held the old ones; the
+     * owner makes a new key in /user/interface).
+     */
     async revokeAll(kind: SubjectKind, subjectId: number): Promise<void> {
+      const now = Date.now();
       await db
         .updateTable('sessions')
-        .set({ revoked_at: Date.now() })
+        .set({ revoked_at: now })
         .where('subject_kind', '=', kind)
         .where('subject_id', '=', subjectId)
         .where('revoked_at', 'is', null)
         .execute();
+      if (kind === 'system') {
+        await db
+          .updateTable('api_keys')
+          .set({ revoked_at: now })
+          .where('owner_id', '=', subjectId)
+          .where('revoked_at', 'is', null)
+          .execute();
+      }
     },
   };
 }

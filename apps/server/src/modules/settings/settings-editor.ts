@@ -23,10 +23,9 @@ export interface PaymentSettingsPort {
   update(changes: PaymentSettingsChanges): Promise<unknown>;
 }
 
-/** `******` and the last two characters; short secrets show nothing of themselves. */
+/** `******` for a set secret: nothing of the secret itself, not even its length or its end. */
 export function maskSecret(secret: string): string {
-  if (!secret) return '';
-  return secret.length > 6 ? `${SECRET_MASK}${secret.slice(-2)}` : SECRET_MASK;
+  return secret ? SECRET_MASK : '';
 }
 
 function isMasked(value: string): boolean {
