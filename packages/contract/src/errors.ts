@@ -13,6 +13,8 @@ export const ErrorCode = {
   tooLarge: 413,
   tooManyRequests: 429,
   internal: 500,
+  /** the server's disk or database is full: nothing was changed (RFC 4918 section 11.5) */
+  storageFull: 507,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -37,6 +39,7 @@ export const DefaultMessage: Record<ErrorCodeValue, string> = {
   413: '内容过大，请减小后重试',
   429: '操作过于频繁，请稍后再试',
   500: '服务器内部错误，请稍后再试',
+  507: '服务器存储空间已满，操作没有完成，数据未改动；请稍后再试，或联系站点管理员清理空间',
 };
 
 /** Every response body of the API. */

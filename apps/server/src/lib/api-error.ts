@@ -32,3 +32,9 @@ export class ApiError extends Error {
     return new ApiError(ErrorCode.notLoggedIn);
   }
 }
+
+/** Did the failure come from a full disk (ENOSPC), SQLite (SQLITE_FULL) or PostgreSQL (53100)? */
+export function isStorageFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL' || code === '53100';
+}

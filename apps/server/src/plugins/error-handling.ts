@@ -1,6 +1,6 @@
 import { DefaultMessage, ErrorCode, type ErrorCodeValue, httpStatusFor, LOGIN_URL } from '@youju/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ApiError } from '../lib/api-error.js';
+import { ApiError, isStorageFull } from '../lib/api-error.js';
 import { validationMessage } from './validation.js';
 
 function send(code: ErrorCodeValue, msg: string, extra: Record<string, unknown> = {}) {
@@ -56,6 +56,11 @@ export function installErrorHandling(app: FastifyInstance): void {
       const mapped = fromFastify(error);
       if (mapped) {
         result = send(mapped.code, mapped.msg);
+      } else if (isStorageFull(error)) {
+        // Every change runs in a transaction, so a full disk rolls it back whole: say so, with the
+        // status that names the cause (507), rather than an unexplained 500.
+        request.log.error({ err: error, url: request.url, method: request.method }, 'storage full');
+        result = send(ErrorCode.storageFull, DefaultMessage[ErrorCode.storageFull]);
       } else {
         request.log.error({ err: error, url: request.url, method: request.method }, 'request failed');
         result = send(ErrorCode.internal, DefaultMessage[ErrorCode.internal]);

@@ -4,7 +4,10 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 /** Bounded so that no id can overflow a 64-bit column or lose precision in JavaScript. */
 export const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: '编号' });
 /** Requests accept ISO 8601 strings or epoch milliseconds. */
-export const TimeInput = Type.Union([Type.String({ minLength: 1 }), Type.Number({ minimum: -8.64e15, maximum: 8.64e15 })]);
+export const TimeInput = Type.Union([
+  Type.String({ minLength: 1 }),
+  Type.Number({ minimum: -8.64e15, maximum: 8.64e15 }),
+]);
 /** Responses carry ISO 8601 strings. */
 export const Time = Type.String({ format: 'date-time' });
 export const NullableTime = Type.Union([Time, Type.Null()]);

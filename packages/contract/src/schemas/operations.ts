@@ -193,7 +193,9 @@ export const OpenWaitQuery = Type.Object({
   address: EmailAddress,
   timeout: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, default: 30, description: '等待秒数' })),
   /** a message id: answer the first newer one (0 = any message already there) */
-  after: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: '邮件编号' })),
+  after: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: '邮件编号' }),
+  ),
 });
 export type OpenWaitQuery = Static<typeof OpenWaitQuery>;
 

@@ -9,9 +9,12 @@ export const SystemSettings = Type.Object({
   announcement: Type.String({ maxLength: 2000, description: '公告' }),
   registrationOpen: Type.Boolean({ description: '开放注册' }),
   storeOpen: Type.Boolean({ description: '开放商店' }),
-  defaultDomainId: Type.Union([Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: '默认域名' }), Type.Null()], {
-    description: '默认域名',
-  }),
+  defaultDomainId: Type.Union(
+    [Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: '默认域名' }), Type.Null()],
+    {
+      description: '默认域名',
+    },
+  ),
   retentionDays: Type.Integer({ minimum: 1, maximum: 3650, description: '邮件保留天数' }),
   maxMessageBytes: Type.Integer({
     minimum: 1024,

@@ -6,6 +6,7 @@ import type {
   TsigAlgorithm,
 } from '@youju/contract';
 import { ErrorCode, TsigAlgorithms } from '@youju/contract';
+import ipaddr from 'ipaddr.js';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database, DomainDnsProviderRow } from '../../db/schema.js';
@@ -59,9 +60,47 @@ const rcodeNames: Record<number, string> = Object.fromEntries(
   Object.entries(Rcode).map(([name, value]) => [value, name]),
 );
 
+/**
+ * Whether a DNS server address is on the public internet. Loopback, private, link-local,
+ * unique-local, carrier-grade NAT, multicast, reserved and unspecified addresses reach this machine
+ * or its network: only an administrator may send updates there, or a user could make the server talk
+ * to services behind its firewall (server-side request forgery).
+ */
+export function isPublicAddress(host: string): boolean {
+  try {
+    const parsed = ipaddr.process(host);
+    return parsed.range() === 'unicast';
+  } catch {
+    return false;
+  }
+}
+
+/** One message for every way a user's server failed to answer: errors must not map ports. */
+const NO_ANSWER_FOR_USERS = (server: string) =>
+  new ApiError(
+    ErrorCode.timeout,
+    `DNS 服务器 ${server} 没有成功应答更新请求，请检查服务器地址、端口、防火墙（放行 53 端口的 UDP 和 TCP）以及服务器是否在运行`,
+  );
+
+function refusePrivateServer(auth: AuthContext, host: string): void {
+  if (auth.role !== 'admin' && !isPublicAddress(host)) {
+    throw ApiError.forbidden(
+      'DNS 服务器必须是公网地址：本机、内网、链路本地等地址只有管理员可以设置，请填写 DNS 服务商提供的公网服务器地址',
+    );
+  }
+}
+
 /** A failed UPDATE in words the domain owner can act on. */
-function updateFailure(error: DnsUpdateError, row: DomainDnsProviderRow): ApiError {
+function updateFailure(error: DnsUpdateError, row: DomainDnsProviderRow, detailed: boolean): ApiError {
   const server = row.server;
+  // Whether a port refused, timed out or answered garbage tells an attacker what listens there;
+  // users get one answer for all three, administrators the detail.
+  if (
+    !detailed &&
+    (error.reason === 'timeout' || error.reason === 'unreachable' || error.reason === 'badResponse')
+  ) {
+    return NO_ANSWER_FOR_USERS(server);
+  }
   switch (error.reason) {
     case 'timeout':
       return new ApiError(
@@ -190,11 +229,13 @@ export function createDnsService(deps: {
       }
       const existing = await providerRow(domain.id);
       const server = (input.server ?? existing?.server ?? '').trim();
-      if (!server || !parseServerAddress(server)) {
+      const parsed = parseServerAddress(server);
+      if (!server || !parsed) {
         throw ApiError.badRequest(
           'DNS 服务器地址格式不正确，请填写 IP 或 IP:端口，例如 203.0.113.53 或 203.0.113.53:53',
         );
       }
+      refusePrivateServer(auth, parsed.host);
       const zoneInput = (input.zone ?? existing?.zone ?? '').trim();
       const zone = zoneInput ? normalizeDomainName(zoneInput) : domain.name;
       if (!zone || (domain.name !== zone && !domain.name.endsWith(`.${zone}`))) {
@@ -253,6 +294,8 @@ export function createDnsService(deps: {
         throw ApiError.badRequest('该域名还没有配置 DNS 服务商，请先在“DNS 服务商”中填写服务器和 TSIG 密钥');
       const server = parseServerAddress(row.server);
       if (!server) throw ApiError.badRequest('DNS 服务器地址格式不正确，请重新设置 DNS 服务商');
+      // Checked again at use: the setting may predate the rule, or the domain changed hands.
+      refusePrivateServer(auth, server.host);
       const keys = await dkim.published(domain.id, domain.name);
       const expected = expectedRecords(domain.name, config.mailHostname, keys);
 
@@ -317,7 +360,7 @@ export function createDnsService(deps: {
           updates,
         });
       } catch (error) {
-        if (error instanceof DnsUpdateError) throw updateFailure(error, row);
+        if (error instanceof DnsUpdateError) throw updateFailure(error, row, auth.role === 'admin');
         throw error;
       }
       return { records: written };

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Engine } from '../../db/database.js';
 import type { Database, NewMessageRow } from '../../db/schema.js';
+import { isStorageFull } from '../../lib/api-error.js';
 import type { FilterAction, FilterService } from '../filters/filter-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import { createGroupCommit } from './group-commit.js';
@@ -104,12 +105,6 @@ interface RecipientMailbox {
 interface Logger {
   warn(message: string): void;
   error(message: string): void;
-}
-
-/** Did the failure come from a full disk (ENOSPC), SQLite (SQLITE_FULL) or PostgreSQL (53100)? */
-function isStorageFull(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL' || code === '53100';
 }
 
 /**
