@@ -36,8 +36,15 @@ export async function senderWorld(server: TestServer, label: string, domain?: st
   });
   if (added.body.error !== 0) throw new Error(JSON.stringify(added.body));
   await markDomainVerified(server, added.body.data.id);
-  const registered = await server.api('POST', 'regEmail', {
+  // A mailbox account the domain's owner created (a visitor's own registration may send only
+  // inside the service: test/security/sending-policy.test.ts).
+  const account = await server.api('POST', 'user/createEmailAccount', {
+    token: userToken,
     body: { domainId: added.body.data.id, localPart: 'zhangsan', password: 'mailbox-pass-1' },
+  });
+  if (account.body.error !== 0) throw new Error(JSON.stringify(account.body));
+  const registered = await server.api('POST', 'loginEmail', {
+    body: { email: `zhangsan@${name}`, password: 'mailbox-pass-1' },
   });
   if (registered.body.error !== 0) throw new Error(JSON.stringify(registered.body));
   return {

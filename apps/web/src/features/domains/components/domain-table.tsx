@@ -1,6 +1,6 @@
-import { PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { type DnsRecordsData, type Domain, Permission } from '@youju/contract';
-import { Button, Card, Modal, Popconfirm, Space, Table, type TableProps, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Modal, Popconfirm, Space, Table, type TableProps, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { formatTime } from '../../../lib/dayjs';
 import { showSuccessMessage } from '../../../lib/feedback';
@@ -15,11 +15,12 @@ import { DnsStatusTag } from './dns-labels';
 import { DnsProviderDialog } from './dns-provider-dialog';
 import { DnsRecordTable } from './dns-record-table';
 import { DomainFormDialog } from './domain-form-dialog';
+import { VerifyDomainDialog } from './verify-domain-dialog';
 
 type Dialog =
   | { kind: 'none' }
   | { kind: 'add' }
-  | { kind: 'edit' | 'delete' | 'dkim' | 'check' | 'provider'; domain: Domain }
+  | { kind: 'edit' | 'delete' | 'dkim' | 'check' | 'provider' | 'verify'; domain: Domain }
   | { kind: 'written'; domain: Domain; result: DnsRecordsData };
 
 function priceText(domain: Domain): string {
@@ -50,6 +51,23 @@ export function DomainTable() {
           {displayName !== domain.name && <Typography.Text type="secondary">{domain.name}</Typography.Text>}
         </Space>
       ),
+    },
+    {
+      title: '所有权',
+      dataIndex: 'status',
+      render: (status: Domain['status'], domain) =>
+        status === 'pending' ? (
+          <Button
+            size="small"
+            icon={<SafetyCertificateOutlined />}
+            onClick={() => setDialog({ kind: 'verify', domain })}
+            data-testid={`verify-${domain.name}`}
+          >
+            待验证
+          </Button>
+        ) : (
+          <Tag color="green">已验证</Tag>
+        ),
     },
     {
       title: 'DNS 状态',
@@ -110,6 +128,15 @@ export function DomainTable() {
           </Button>
         }
       >
+        {(domainsQuery.data ?? []).some((domain) => domain.status === 'pending') && (
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginBottom: 16 }}
+            title="有域名等待验证所有权"
+            description="待验证的域名不会收取邮件，也不能创建邮箱。点击“待验证”查看要添加的 TXT 记录，添加后点击“验证”。"
+          />
+        )}
         <Table<Domain>
           rowKey="id"
           columns={columns}
@@ -128,6 +155,7 @@ export function DomainTable() {
       {dialog.kind === 'dkim' && <DkimDialog domain={dialog.domain} onClose={close} />}
       {dialog.kind === 'check' && <DnsCheckDialog domain={dialog.domain} onClose={close} />}
       {dialog.kind === 'provider' && <DnsProviderDialog domain={dialog.domain} onClose={close} />}
+      {dialog.kind === 'verify' && <VerifyDomainDialog domain={dialog.domain} onClose={close} />}
       {dialog.kind === 'written' && (
         <Modal
           open

@@ -23,6 +23,10 @@ interface FormValues {
   loginMaxFailuresPerAccount: number;
   loginWindowMinutes: number;
   loginBanMinutes: number;
+  anonymousSend: boolean;
+  registerPerIpPerHour: number;
+  reservedLocalParts: string[];
+  banAllowList: string[];
   manualEnabled: boolean;
   manualInstructions: string;
   epayEnabled: boolean;
@@ -52,6 +56,10 @@ function toForm(system: SystemSettingsView, payment?: PaymentSettingsView): Form
     loginMaxFailuresPerAccount: system.loginMaxFailuresPerAccount,
     loginWindowMinutes: system.loginWindowMinutes,
     loginBanMinutes: system.loginBanMinutes,
+    anonymousSend: system.anonymousSend,
+    registerPerIpPerHour: system.registerPerIpPerHour,
+    reservedLocalParts: system.reservedLocalParts,
+    banAllowList: system.banAllowList,
     manualEnabled: payment?.manualEnabled ?? true,
     manualInstructions: payment?.manualInstructions ?? '',
     epayEnabled: payment?.epayEnabled ?? false,
@@ -83,6 +91,10 @@ function toBody(values: FormValues, withPayment: boolean): UpdateSettingBody {
       loginMaxFailuresPerAccount: values.loginMaxFailuresPerAccount,
       loginWindowMinutes: values.loginWindowMinutes,
       loginBanMinutes: values.loginBanMinutes,
+      anonymousSend: values.anonymousSend,
+      registerPerIpPerHour: values.registerPerIpPerHour,
+      reservedLocalParts: (values.reservedLocalParts ?? []).map((entry) => entry.trim()).filter(Boolean),
+      banAllowList: (values.banAllowList ?? []).map((entry) => entry.trim()).filter(Boolean),
     },
   };
   if (withPayment) {
@@ -279,6 +291,39 @@ export function SystemSettingsForm({
             />
           </Col>
         </Row>
+      </Card>
+
+      <Card title="防滥用" style={{ marginBottom: 16 }}>
+        <Form.Item
+          name="anonymousSend"
+          label="临时邮箱可向外部发信"
+          valuePropName="checked"
+          extra="关闭时（推荐），一键临时邮箱和访客自助注册的邮箱只能发信给本站域名的地址，防止被用来群发垃圾邮件"
+        >
+          <Switch />
+        </Form.Item>
+        <NumberField
+          name="registerPerIpPerHour"
+          label="每个 IP 每小时注册上限"
+          min={0}
+          max={100000}
+          addon="个"
+          extra="注册邮箱、商店下单、兑换卡密合计；0 表示不限"
+        />
+        <Form.Item
+          name="reservedLocalParts"
+          label="额外保留的邮箱前缀"
+          extra="admin、postmaster、webmaster、hostmaster、abuse 等管理地址始终保留，只有域名所有者能创建；可在此再添加，输入后回车"
+        >
+          <Select mode="tags" tokenSeparators={[',', ' ']} placeholder="例如 billing" open={false} />
+        </Form.Item>
+        <Form.Item
+          name="banAllowList"
+          label="永不自动封禁的 IP"
+          extra="自己的办公网络或监控服务器（IP 或 CIDR 网段）；本机和 127.0.0.1 本来就不会被封禁"
+        >
+          <Select mode="tags" tokenSeparators={[',', ' ']} placeholder="例如 203.0.113.0/24" open={false} />
+        </Form.Item>
       </Card>
 
       <Card title="登录保护" style={{ marginBottom: 16 }}>

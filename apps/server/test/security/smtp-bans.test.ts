@@ -1,0 +1,117 @@
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAddress, createUserWithDomain, inbox, RawSmtpClient, sendMail, simpleMessage } from '../mail/mail-helpers.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+/**
+ * The auto-ban lost mail: thirty unknown recipients banned an address for an hour with a permanent
+ * 554 (so a large provider's shared address bounced every later message), loopback was banned too,
+ * and Python's smtplib sending bytes with LF line ends was refused and then banned.
+ */
+describe('bans that lose no mail', () => {
+  let server: TestServer;
+  let address: string;
+  let userToken: string;
+  beforeAll(async () => {
+    server = await startTestServer();
+    const world = await createUserWithDomain(server, 'bans');
+    userToken = world.userToken;
+    address = (await createAddress(server, world, 'inbox')).address;
+  });
+  afterAll(async () => server?.close());
+
+  it('accepts mail with bare LF line ends from Python’s smtplib, stored with CRLF', async () => {
+    // bytes, not str: smtplib then sends the LF line ends as they are (it dot-stuffs them too)
+    const script = [
+      'import smtplib, sys',
+      'to = sys.argv[2]',
+      'message = ("From: py@sender.example\\nTo: %s\\nSubject: lf-only\\n\\nline one\\n.starts with a dot\\nline three\\n" % to).encode()',
+      'for i in range(5):',
+      '    with smtplib.SMTP("127.0.0.1", int(sys.argv[1])) as client:',
+      '        client.sendmail("py@sender.example", [to], message)',
+      'print("sent")',
+    ].join('\n');
+    const run = spawnSync('python3', ['-c', script, String(server.smtpPort), address], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe('sent');
+    const list = await inbox(server, userToken, `&address=${encodeURIComponent(address)}&q=lf-only`);
+    expect(list.total).toBe(5);
+    const raw = await fetch(`${server.baseUrl}/api/user/raw/${list.list[0].id}`, {
+      headers: { authorization: `Bearer ${userToken}` },
+    });
+    const bytes = Buffer.from(await raw.arrayBuffer()).toString('latin1');
+    expect(bytes).toContain('Subject: lf-only\r\n\r\nline one\r\n.starts with a dot\r\nline three\r\n');
+    expect(bytes.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
+    expect(await server.app.services.firewall.isBlocked('127.0.0.1')).toBe(false);
+  });
+
+  it('still refuses the six smuggling sequences, without a permanent ban', async () => {
+    for (const sequence of ['\n.\n', '\n.\r\n', '\r\n.\n', '\r.\r', '\r\n.\r', '\n.\r']) {
+      const content = Buffer.from(
+        `From: a@sender.example\r\nTo: ${address}\r\nSubject: smuggle\r\n\r\nhello${sequence}MAIL FROM:<x@evil.example>\r\nRCPT TO:<${address}>\r\nDATA\r\nSubject: smuggled\r\n\r\nowned\r\n`,
+        'latin1',
+      );
+      const result = await sendMail(server.smtpPort, { to: [address], content });
+      expect(result.data?.code, JSON.stringify(sequence)).toBe(554);
+      expect(result.data?.text).toMatch(/^5\.6\.0/);
+    }
+    const list = await inbox(server, userToken, '&q=smuggled');
+    expect(list.total).toBe(0);
+    // loopback is never banned, so it still gets its greeting
+    const client = await RawSmtpClient.connect(server.smtpPort);
+    expect((await client.read()).code).toBe(220);
+    await client.quit();
+  });
+
+  it('never bans loopback for probing, however many unknown addresses it tries', async () => {
+    const client = await RawSmtpClient.connect(server.smtpPort, '127.0.0.9');
+    await client.read();
+    await client.command('EHLO prober.example');
+    await client.command('MAIL FROM:<p@prober.example>');
+    for (let i = 0; i < 150; i++) {
+      const reply = await client.command(`RCPT TO:<nobody-${i}@bans.youju.test>`);
+      if (reply.code === 452) {
+        await client.command('RSET');
+        await client.command('MAIL FROM:<p@prober.example>');
+      }
+    }
+    await client.quit();
+    expect(await server.app.services.firewall.isBlocked('127.0.0.9')).toBe(false);
+    expect((await sendMail(server.smtpPort, { to: [address], content: simpleMessage(address, 'after probing', 'ok') })).data?.code).toBe(250);
+  });
+
+  it('never bans an address on the operator’s allow-list, and bans others temporarily', async () => {
+    const admin = await server.adminToken();
+    await server.api('POST', 'user/updateSetting', {
+      token: admin,
+      body: { system: { banAllowList: ['198.51.100.0/24'] } },
+    });
+    await server.app.services.firewall.ban('198.51.100.7', 'test', 60, 'smtp');
+    expect(await server.app.services.firewall.isBlocked('198.51.100.7')).toBe(false);
+    await server.app.services.firewall.ban('203.0.113.7', 'test', 60, 'smtp');
+    expect(await server.app.services.firewall.blockOf('203.0.113.7')).toMatchObject({ automatic: true });
+  });
+
+  it('answers an automatic ban with 421 on SMTP and 429 on HTTP, an operator’s entry with 554 and 403', async () => {
+    // Bans of loopback are refused by ban(); the entries are written as the firewall would for a
+    // remote address, to see how the listeners answer them.
+    await server.app.services.firewall.block('127.0.0.5', 'probing', Date.now() + 60_000, 'smtp');
+    const banned = await RawSmtpClient.connect(server.smtpPort, '127.0.0.5');
+    const greeting = await banned.read();
+    expect(greeting.code).toBe(421);
+    expect(greeting.text).toMatch(/^4\.7\.0/);
+    await banned.quit();
+    await server.app.services.firewall.block('127.0.0.6', 'spammer', null, 'manual');
+    const listed = await RawSmtpClient.connect(server.smtpPort, '127.0.0.6');
+    expect((await listed.read()).code).toBe(554);
+    await listed.quit();
+
+    // HTTP: the same entries as seen by the web guard (the test client is 127.0.0.1, so a short
+    // automatic entry for it, removed at once).
+    await server.app.services.firewall.block('127.0.0.1', 'login', Date.now() + 120_000, 'login');
+    const http = await server.api('GET', 'getVar');
+    await server.app.services.firewall.unblock('127.0.0.1');
+    expect(http.status).toBe(429);
+    expect(http.body.msg).toMatch(/临时限制/);
+  });
+});

@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../support/fixtures.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+/** Unlimited live-inbox streams per token exhausted the process's file descriptors. */
+describe('event streams per token', () => {
+  let server: TestServer;
+  let admin: string;
+  const controllers: AbortController[] = [];
+  beforeAll(async () => {
+    server = await startTestServer();
+    admin = await server.adminToken();
+  });
+  afterAll(async () => {
+    for (const controller of controllers) controller.abort();
+    await server?.close();
+  });
+
+  async function openStream(token: string): Promise<number> {
+    const controller = new AbortController();
+    controllers.push(controller);
+    const response = await fetch(`${server.baseUrl}/api/user/events`, {
+      headers: { authorization: `Bearer ${token}` },
+      signal: controller.signal,
+    });
+    if (response.status !== 200) await response.text();
+    return response.status;
+  }
+
+  it('caps streams per token, while another user still connects, and frees the slot on close', async () => {
+    const user = await createUser(server, 'streamer');
+    const statuses = [];
+    for (let i = 0; i < 30; i++) statuses.push(await openStream(user.token));
+    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20);
+    const other = await createUser(server, 'bystander');
+    expect(await openStream(other.token)).toBe(200);
+    // closing streams gives their slots back
+    for (const controller of controllers.splice(0)) controller.abort();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await openStream(user.token)).toBe(200);
+  });
+});
