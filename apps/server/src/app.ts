@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
@@ -98,6 +98,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: JSON_BODY_LIMIT,
+    // A malformed or over-long path (a 1000-digit id) is bad input like any other: the envelope
+    // with 400, not the router's bare 414.
+    frameworkErrors: (_error, _request, typedReply) => {
+      const reply = typedReply as unknown as FastifyReply;
+      void reply
+        .status(400)
+        .type('application/json; charset=utf-8')
+        .send({ error: 400, msg: '请求地址中的参数格式不正确或过长，请检查后重试' });
+    },
     // X-Forwarded-For only from the operator's proxies (TRUSTED_PROXIES): request.ip is then the
     // right-most address of the chain that is not a trusted proxy, so a client cannot name itself
     // someone else to escape a ban or a limit; from anyone else the header is ignored.

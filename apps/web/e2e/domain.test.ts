@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeDnsPort, type RunningDnsServer, startDnsmasq } from '../../server/test/support/dns-servers';
-import { launchBrowser, loginThroughForm, newPage } from './support/browser';
+import { apiAs, ok, uniqueName } from './support/api';
+import { apiLogin, launchBrowser, loginThroughForm, newPage } from './support/browser';
 import { type RunningServer, startServer } from './support/server';
 
 const MAIL_HOST = 'mx.youju.test';
@@ -93,6 +94,45 @@ describe('/user/domain (issue 5)', () => {
     await dkimDialog.getByRole('row', { name: /RSA/ }).getByText('签名中').waitFor();
     await expect(dkimDialog.getByRole('button', { name: '添加 Ed25519 签名' }).count()).resolves.toBe(0);
     await dkimDialog.getByRole('button', { name: '关 闭' }).click();
+    await context.close();
+  });
+
+  it('shows a user’s new domain as pending with its TXT record, and verifies it against real DNS', async () => {
+    const admin = apiAs(
+      server.baseUrl,
+      await apiLogin(server.baseUrl, server.adminUser, server.adminPassword),
+    );
+    const username = uniqueName('owner');
+    ok(await admin.post('/admin/createSysAccount', { username, password: 'owner-pass-1', role: 'user' }));
+    const { context, page } = await newPage(browser);
+    await loginThroughForm(page, server.baseUrl, username, 'owner-pass-1');
+    await page.goto(`${server.baseUrl}/user/domain`);
+    const name = 'claimed.verify.test';
+    await page.getByRole('button', { name: /添加域名/ }).click();
+    const addDialog = page.getByRole('dialog', { name: '添加域名' });
+    await addDialog.getByLabel('域名').fill(name);
+    await addDialog.getByRole('button', { name: /添\s*加/ }).click();
+    await page.getByText('有域名等待验证所有权').waitFor();
+    await page.getByTestId(`verify-${name}`).click();
+    const dialog = page.getByRole('dialog', { name: `验证域名所有权：${name}` });
+    const record = dialog.getByTestId('verification-record');
+    await record.getByText(`_youju.${name}`).waitFor();
+    const value = (await record.getByText(/^youju-verify=/).textContent())?.trim() ?? '';
+    expect(value).toMatch(/^youju-verify=[0-9a-f]{32}$/);
+
+    // Not published yet: the server's reason is shown.
+    await dns?.stop();
+    dns = await startDnsmasq({ local: ['verify.test'] }, dnsPort);
+    await dialog.getByTestId('verify-domain').click();
+    await page.getByText(`未找到 _youju.${name} 的 TXT 记录`).first().waitFor();
+
+    // Published on the name server: verified.
+    await dns.stop();
+    dns = await startDnsmasq({ local: ['verify.test'], txt: [{ name: `_youju.${name}`, value }] }, dnsPort);
+    await dialog.getByTestId('verify-domain').click();
+    await page.getByText(`${name} 已通过验证`).waitFor();
+    const row = page.getByRole('row', { name: new RegExp(name.replace(/\./g, '\\.')) });
+    await row.getByText('已验证').waitFor();
     await context.close();
   });
 

@@ -62,7 +62,7 @@ describe('setDNS through RFC 2136 + TSIG against BIND 9', () => {
       algorithm: 'hmac-sha256',
     });
     expect(JSON.stringify(saved.body)).not.toContain(key.secret);
-    expect(provider.secretMasked).toMatch(/^.{4}•+$/);
+    expect(provider.secretMasked).toMatch(/^•+$/);
     const read = await server.api('GET', `user/getDnsProvider?id=${domainId}`, { token: admin });
     expect(JSON.stringify(read.body)).not.toContain(key.secret);
     expect(read.body.data.provider.keyName).toBe(key.name);

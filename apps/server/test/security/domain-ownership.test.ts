@@ -52,8 +52,15 @@ describe('domain ownership', () => {
 
   it('refuses public suffixes, the host name and names under it to a user', async () => {
     const user = await createUser(server, 'suffix-user');
-    for (const name of ['com', 'co.uk', 'github.io', 'mx.youju-host.test', 'a.mx.youju-host.test']) {
-      const { status, body } = await server.api('POST', 'user/addDomain', { token: user.token, body: { name } });
+    // a bare top-level name is not even a mail domain (400)
+    expect(
+      (await server.api('POST', 'user/addDomain', { token: user.token, body: { name: 'com' } })).status,
+    ).toBe(400);
+    for (const name of ['co.uk', 'github.io', 'com.cn', 'mx.youju-host.test', 'a.mx.youju-host.test']) {
+      const { status, body } = await server.api('POST', 'user/addDomain', {
+        token: user.token,
+        body: { name },
+      });
       expect(status, name).toBe(403);
       expect(body.msg, name).toMatch(/公共后缀|主机名/);
     }
@@ -62,14 +69,20 @@ describe('domain ownership', () => {
   it('refuses a name equal to, under or above another account’s domain', async () => {
     const alice = await createUser(server, 'alice-own');
     const mallory = await createUser(server, 'mallory-own');
-    const added = await server.api('POST', 'user/addDomain', { token: alice.token, body: { name: 'b.alice.test' } });
+    const added = await server.api('POST', 'user/addDomain', {
+      token: alice.token,
+      body: { name: 'b.alice.test' },
+    });
     expect(added.body.data.status).toBe('pending');
     for (const name of ['b.alice.test', 'x.b.alice.test', 'alice.test']) {
       const { status } = await server.api('POST', 'user/addDomain', { token: mallory.token, body: { name } });
       expect(status, name).toBe(409);
     }
     // the owner may add names of its own beside it
-    const own = await server.api('POST', 'user/addDomain', { token: alice.token, body: { name: 'c.b.alice.test' } });
+    const own = await server.api('POST', 'user/addDomain', {
+      token: alice.token,
+      body: { name: 'c.b.alice.test' },
+    });
     expect(own.body.error).toBe(0);
   });
 
@@ -81,7 +94,7 @@ describe('domain ownership', () => {
       racers.map((racer, index) =>
         server.api('POST', 'user/addDomain', {
           token: racer.token,
-          body: { name: index % 2 === 0 ? 'race.test' : `sub${index}.race.test` },
+          body: { name: index % 2 === 0 ? 'race.test' : 'a.race.test' },
         }),
       ),
     );
@@ -139,7 +152,10 @@ describe('domain ownership', () => {
 
   it('activates a domain only when its TXT record holds the value', async () => {
     const owner = await createUser(server, 'real-owner');
-    const added = await server.api('POST', 'user/addDomain', { token: owner.token, body: { name: 'mine.verify.test' } });
+    const added = await server.api('POST', 'user/addDomain', {
+      token: owner.token,
+      body: { name: 'mine.verify.test' },
+    });
     const { id, verification } = added.body.data;
     const verify = () => server.api('POST', 'user/verifyDomain', { token: owner.token, body: { id } });
 
@@ -170,7 +186,10 @@ describe('domain ownership', () => {
   });
 
   it('makes an administrator’s domain active at once', async () => {
-    const added = await server.api('POST', 'user/addDomain', { token: admin, body: { name: 'admin-own.test' } });
+    const added = await server.api('POST', 'user/addDomain', {
+      token: admin,
+      body: { name: 'admin-own.test' },
+    });
     expect(added.body.data.status).toBe('active');
     expect(added.body.data.verification).toBeUndefined();
   });

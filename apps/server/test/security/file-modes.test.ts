@@ -36,7 +36,10 @@ describe('data directory permissions', () => {
   it('keeps every folder 0700 and every file 0600, after start and after use', async () => {
     const world = await createUserWithDomain(server, 'modes');
     const { address } = await createAddress(server, world, 'inbox');
-    expect((await sendMail(server.smtpPort, { to: [address], content: simpleMessage(address, 'm', 'b') })).data?.code).toBe(250);
+    expect(
+      (await sendMail(server.smtpPort, { to: [address], content: simpleMessage(address, 'm', 'b') })).data
+        ?.code,
+    ).toBe(250);
     const admin = await server.adminToken();
     await server.api('POST', 'user/addDomain', { token: admin, body: { name: 'keys.modes.test' } });
     const box = await server.api('POST', 'user/createEmailAccount', {
@@ -44,7 +47,9 @@ describe('data directory permissions', () => {
       body: { domainId: world.domainId, localPart: 'uploader', password: 'upload-pass-1' },
     });
     expect(box.body.error).toBe(0);
-    const login = await server.api('POST', 'loginEmail', { body: { email: `uploader@${world.domain}`, password: 'upload-pass-1' } });
+    const login = await server.api('POST', 'loginEmail', {
+      body: { email: `uploader@${world.domain}`, password: 'upload-pass-1' },
+    });
     expect((await upload(server, login.body.data.token, Buffer.alloc(1000, 1), 'a.bin')).status).toBe(200);
     const entries = await modes(server.dataDir);
     expect(entries.length).toBeGreaterThan(3);

@@ -64,7 +64,10 @@ describe('login throttling', () => {
   });
 
   it('throttles mailbox logins the same way', async () => {
-    const domain = await server.api('POST', 'user/addDomain', { token: admin, body: { name: 'throttle-box.test' } });
+    const domain = await server.api('POST', 'user/addDomain', {
+      token: admin,
+      body: { name: 'throttle-box.test' },
+    });
     await server.api('POST', 'user/createEmailAccount', {
       token: admin,
       body: { domainId: domain.body.data.id, localPart: 'boss', password: 'mailbox-pass-1' },

@@ -31,10 +31,14 @@ describe('TRUSTED_PROXIES', () => {
     const banned = await proxied.api('GET', 'getVar', { headers: { 'x-forwarded-for': '203.0.113.5' } });
     expect(banned.status).toBe(403);
     // a client cannot hide behind a name it adds itself: the proxy appends the real one on the right
-    const hiding = await proxied.api('GET', 'getVar', { headers: { 'x-forwarded-for': '198.51.100.9, 203.0.113.5' } });
+    const hiding = await proxied.api('GET', 'getVar', {
+      headers: { 'x-forwarded-for': '198.51.100.9, 203.0.113.5' },
+    });
     expect(hiding.status).toBe(403);
     // the proxy itself and everyone else behind it still get through
-    expect((await proxied.api('GET', 'getVar', { headers: { 'x-forwarded-for': '198.51.100.10' } })).status).toBe(200);
+    expect(
+      (await proxied.api('GET', 'getVar', { headers: { 'x-forwarded-for': '198.51.100.10' } })).status,
+    ).toBe(200);
     expect((await proxied.api('GET', 'getVar')).status).toBe(200);
   });
 

@@ -1,6 +1,13 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAddress, createUserWithDomain, inbox, type MailWorld, sendMail, simpleMessage } from '../mail/mail-helpers.js';
+import {
+  createAddress,
+  createUserWithDomain,
+  inbox,
+  type MailWorld,
+  sendMail,
+  simpleMessage,
+} from '../mail/mail-helpers.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 /**
@@ -31,7 +38,10 @@ describe('regex content filters', () => {
     const monitor = monitorEventLoopDelay({ resolution: 10 });
     monitor.enable();
     const body = `${'a'.repeat(30_000)}!\r\n${'x'.repeat(30_000)}`;
-    const result = await sendMail(server.smtpPort, { to: [address], content: simpleMessage(address, 'crafted', body) });
+    const result = await sendMail(server.smtpPort, {
+      to: [address],
+      content: simpleMessage(address, 'crafted', body),
+    });
     monitor.disable();
     expect(result.data?.code).toBe(250);
     expect((await inbox(server, world.userToken, '&q=crafted')).total).toBe(1);
@@ -48,7 +58,9 @@ describe('regex content filters', () => {
   });
 
   it('caps the number of pattern filters per account, also under parallel additions', async () => {
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, index) => addFilter(`pattern-${index}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, index) => addFilter(`pattern-${index}`)),
+    );
     const { body } = await server.api('GET', 'user/getFilters', { token: world.userToken });
     const patterns = body.data.filter((filter: { match: string }) => filter.match === 'regex');
     expect(patterns).toHaveLength(20);

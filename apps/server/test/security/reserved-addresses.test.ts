@@ -55,7 +55,13 @@ describe('reserved role addresses', () => {
     });
     expect(ordinary.body.error).toBe(0);
     const order = await server.api('POST', 'buyEmail', {
-      body: { domainId: domain.id, localPart: 'webmaster', password: 'buyer-pass-1', phone: '13800000000', payMethod: 'manual' },
+      body: {
+        domainId: domain.id,
+        localPart: 'webmaster',
+        password: 'buyer-pass-1',
+        phone: '13800000000',
+        payMethod: 'manual',
+      },
     });
     expect(order.status).toBe(403);
   });

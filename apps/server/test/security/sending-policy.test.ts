@@ -55,12 +55,18 @@ describe('sending policy', () => {
   });
 
   it('lets them out when the operator allows it', async () => {
-    await server.api('POST', 'user/updateSetting', { token: admin, body: { system: { anonymousSend: true } } });
+    await server.api('POST', 'user/updateSetting', {
+      token: admin,
+      body: { system: { anonymousSend: true } },
+    });
     try {
       const box = await visitorMailbox();
       expect((await send(box, ['someone@gmail.com'])).body.error).toBe(0);
     } finally {
-      await server.api('POST', 'user/updateSetting', { token: admin, body: { system: { anonymousSend: false } } });
+      await server.api('POST', 'user/updateSetting', {
+        token: admin,
+        body: { system: { anonymousSend: false } },
+      });
     }
   });
 

@@ -9,7 +9,11 @@ describe('sign-up limits per source address', () => {
   beforeAll(async () => {
     server = await startTestServer({ env: { TRUSTED_PROXIES: '127.0.0.1' } });
     const admin = await server.adminToken();
-    domain = await addDomain(server, admin, 'signup.test', { publicRegistration: true, forSale: true, price: 100 });
+    domain = await addDomain(server, admin, 'signup.test', {
+      publicRegistration: true,
+      forSale: true,
+      price: 100,
+    });
   });
   afterAll(async () => server?.close());
 
@@ -24,7 +28,13 @@ describe('sign-up limits per source address', () => {
     expect(refused[0]?.body.msg).toMatch(/每小时最多注册或购买 10 个邮箱/);
     // the store counts against the same hour
     const order = await server.api('POST', 'buyEmail', {
-      body: { domainId: domain.id, localPart: 'buyer', password: 'buyer-pass-1', phone: '13800000001', payMethod: 'manual' },
+      body: {
+        domainId: domain.id,
+        localPart: 'buyer',
+        password: 'buyer-pass-1',
+        phone: '13800000001',
+        payMethod: 'manual',
+      },
       headers: { 'x-forwarded-for': '203.0.113.1' },
     });
     expect(order.status).toBe(429);
@@ -43,7 +53,10 @@ describe('sign-up limits per source address', () => {
 
   it('follows the setting', async () => {
     const admin = await server.adminToken();
-    await server.api('POST', 'user/updateSetting', { token: admin, body: { system: { registerPerIpPerHour: 2 } } });
+    await server.api('POST', 'user/updateSetting', {
+      token: admin,
+      body: { system: { registerPerIpPerHour: 2 } },
+    });
     const answers = [];
     for (let i = 0; i < 3; i++) answers.push(await register('203.0.113.4'));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 429]);

@@ -1,6 +1,14 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAddress, createUserWithDomain, inbox, RawSmtpClient, sendMail, simpleMessage } from '../mail/mail-helpers.js';
+import {
+  createAddress,
+  createUserWithDomain,
+  inbox,
+  RawSmtpClient,
+  sendMail,
+  simpleMessage,
+} from '../mail/mail-helpers.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 /**
@@ -31,7 +39,11 @@ describe('bans that lose no mail', () => {
       '        client.sendmail("py@sender.example", [to], message)',
       'print("sent")',
     ].join('\n');
-    const run = spawnSync('python3', ['-c', script, String(server.smtpPort), address], { encoding: 'utf8' });
+    // Asynchronously: the server under test runs in this process and must keep answering.
+    const run = await promisify(execFile)('python3', ['-c', script, String(server.smtpPort), address], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(run.stderr).toBe('');
     expect(run.stdout.trim()).toBe('sent');
     const list = await inbox(server, userToken, `&address=${encodeURIComponent(address)}&q=lf-only`);
@@ -77,7 +89,14 @@ describe('bans that lose no mail', () => {
     }
     await client.quit();
     expect(await server.app.services.firewall.isBlocked('127.0.0.9')).toBe(false);
-    expect((await sendMail(server.smtpPort, { to: [address], content: simpleMessage(address, 'after probing', 'ok') })).data?.code).toBe(250);
+    expect(
+      (
+        await sendMail(server.smtpPort, {
+          to: [address],
+          content: simpleMessage(address, 'after probing', 'ok'),
+        })
+      ).data?.code,
+    ).toBe(250);
   });
 
   it('never bans an address on the operator’s allow-list, and bans others temporarily', async () => {

@@ -41,7 +41,10 @@ describe('SMTP connections per source', () => {
     expect(refused).toHaveLength(180);
     expect(refused[0]).toMatch(/4\.7\.0/);
     // another client is greeted and delivers while those 20 idle connections stay open
-    const result = await sendMail(server.smtpPort, { to: [address], content: simpleMessage(address, 'still open', 'hi') });
+    const result = await sendMail(server.smtpPort, {
+      to: [address],
+      content: simpleMessage(address, 'still open', 'hi'),
+    });
     expect(result.greeting.code).toBe(220);
     expect(result.data?.code).toBe(250);
     // when the idle ones go, their source may connect again

@@ -1,4 +1,4 @@
-import { X509Certificate } from 'node:crypto';
+import type { X509Certificate } from 'node:crypto';
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,8 +40,9 @@ describe('STARTTLS without an operator certificate', () => {
     plain.write('STARTTLS\r\n');
     expect(await ready).toMatch(/^220 /);
     const secure = await new Promise<TLSSocket>((resolve, reject) => {
-      const socket = connectTls({ socket: plain, servername: 'mx.selfsigned.test', rejectUnauthorized: false }, () =>
-        resolve(socket),
+      const socket = connectTls(
+        { socket: plain, servername: 'mx.selfsigned.test', rejectUnauthorized: false },
+        () => resolve(socket),
       );
       socket.once('error', reject);
     });

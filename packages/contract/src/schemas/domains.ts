@@ -147,7 +147,7 @@ export const DnsProvider = Type.Object({
   zone: Type.String(),
   keyName: Type.String(),
   algorithm: TsigAlgorithm,
-  /** e.g. `abcd••••••••`; never the secret itself */
+  /** `••••••••••••` when a secret is stored; nothing of the secret itself */
   secretMasked: Type.String(),
   updatedAt: Time,
 });

@@ -216,9 +216,14 @@ export function createSendingService(deps: SendingDeps) {
    * and the insert are then one serialized step (one connection on SQLite, an advisory lock per
    * sender on PostgreSQL), so a burst of parallel sends cannot overshoot the limit.
    */
-  async function checkLimits(auth: AuthContext, sender: Sender, executor: Executor = db): Promise<void> {
+  async function checkLimits(
+    auth: AuthContext,
+    sender: Sender,
+    limits: { sendPerHour: number; sendPerDay: number },
+    executor: Executor = db,
+  ): Promise<void> {
     if (auth.role === 'admin') return;
-    const { sendPerHour, sendPerDay } = await settings.get();
+    const { sendPerHour, sendPerDay } = limits;
     const now = Date.now();
     const sentSince = async (since: number) => {
       let query = executor
@@ -308,7 +313,9 @@ export function createSendingService(deps: SendingDeps) {
       }
       await checkRecipientsAllowed(sender, recipients);
       // A first look before the work of composing; the count that decides is in the transaction.
-      await checkLimits(auth, sender);
+      // (Settings are read here: inside the transaction, SQLite's one connection is taken.)
+      const limits = await settings.get();
+      await checkLimits(auth, sender, limits);
 
       const attachmentRows = await uploads.owned(uploadOwner(auth), [...new Set(body.attachments ?? [])]);
       const { maxMessageBytes } = await settings.get();
@@ -363,7 +370,7 @@ export function createSendingService(deps: SendingDeps) {
             const key = sender.mailboxId !== null ? `send:m:${sender.mailboxId}` : `send:a:${auth.accountId}`;
             await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
           }
-          await checkLimits(auth, sender, trx);
+          await checkLimits(auth, sender, limits, trx);
           const inserted = await trx
             .insertInto('sent_messages')
             .values({

@@ -33,7 +33,11 @@ export function DomainFormDialog({ domain, onClose }: DomainFormDialogProps) {
   const [form] = Form.useForm<DomainFormValues>();
   const forSale = Form.useWatch('forSale', form);
   const add = useAddDomain((added) => {
-    showSuccessMessage(`已添加域名 ${added.displayName}，已生成 DKIM 密钥`);
+    showSuccessMessage(
+      added.status === 'pending'
+        ? `已添加域名 ${added.displayName}，请添加 TXT 记录并完成所有权验证`
+        : `已添加域名 ${added.displayName}，已生成 DKIM 密钥`,
+    );
     onClose();
   });
   const edit = useEditDomain((edited) => {
