@@ -5,11 +5,9 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 /** Unlimited live-inbox streams per token exhausted the process's file descriptors. */
 describe('event streams per token', () => {
   let server: TestServer;
-  let admin: string;
   const controllers: AbortController[] = [];
   beforeAll(async () => {
     server = await startTestServer();
-    admin = await server.adminToken();
   });
   afterAll(async () => {
     for (const controller of controllers) controller.abort();
