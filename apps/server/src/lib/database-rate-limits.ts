@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, SqliteAdapter, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { RateLimits } from './rate-limiter.js';
 
@@ -12,6 +12,7 @@ const SWEEP_MS = 60_000;
  */
 export function createDatabaseRateLimits(db: Kysely<Database>): RateLimits {
   let lastSweep = 0;
+  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
 
   async function sweep(now: number): Promise<void> {
     if (now - lastSweep < SWEEP_MS) return;
@@ -45,6 +46,22 @@ export function createDatabaseRateLimits(db: Kysely<Database>): RateLimits {
         // One statement: the upsert and the sum of the window's other buckets. Each caller gets the
         // count including its own event and every event committed before it, so of N parallel
         // callers the k-th to commit sees at least k (no check-then-act race across processes).
+        if (sqlite) {
+          // SQLite has no INSERT inside WITH; its one connection runs the two statements back to
+          // back, and the upsert that returns the bucket's count is the atomic step.
+          const counted = await sql<{ count: number }>`
+            insert into rate_counters (name, key, bucket, count, expires_at)
+            values (${limitName}, ${entry}, ${bucket}, 1, ${(bucket + 1) * bucketMs + windowMs})
+            on conflict (name, key, bucket) do update set count = rate_counters.count + 1
+            returning count`.execute(db);
+          const others = await sql<{ total: number | null }>`
+            select sum(count) as total from rate_counters
+            where name = ${limitName} and key = ${entry} and bucket > ${oldest} and bucket <> ${bucket}`.execute(
+            db,
+          );
+          await sweep(now);
+          return Number(counted.rows[0]?.count ?? 1) + Number(others.rows[0]?.total ?? 0);
+        }
         const { rows } = await sql<{ total: string | number }>`
           with counted as (
             insert into rate_counters (name, key, bucket, count, expires_at)

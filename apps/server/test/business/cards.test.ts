@@ -11,6 +11,12 @@ let bob: Awaited<ReturnType<typeof ownerWithDomain>>;
 beforeAll(async () => {
   server = await startTestServer();
   admin = await server.adminToken();
+  // Every redemption here comes from one address; the per-address sign-up limit has its own test
+  // (test/security/signup-limits.test.ts).
+  await server.api('POST', 'user/updateSetting', {
+    token: admin,
+    body: { system: { registerPerIpPerHour: 0 } },
+  });
   alice = await ownerWithDomain(server, 'alice', 'alice.youju.test');
   bob = await ownerWithDomain(server, 'bob', 'bob.youju.test');
 });

@@ -24,8 +24,12 @@ export interface FirewallOptions {
   allowList?: () => Promise<string[]>;
 }
 
-/** Loopback is where the operator and the server itself connect from: never banned automatically. */
-const LOOPBACK = ['127.0.0.0/8', '::1/128'].map((entry) => parseIpRange(entry) as IpRange);
+/**
+ * The loopback addresses the operator, a reverse proxy on the same host and the server itself
+ * connect from: never banned automatically. (The rest of 127/8 is only used deliberately, e.g. by
+ * the tests, which play remote clients from 127.0.0.2 and up.)
+ */
+const LOOPBACK = ['127.0.0.1', '::1'].map((entry) => parseIpRange(entry) as IpRange);
 
 /** The addresses of this machine's own interfaces, read once. */
 function ownAddresses(): IpRange[] {
