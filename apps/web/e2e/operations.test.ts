@@ -1,6 +1,7 @@
 import type { ApiKeyView, DashboardView, SessionItem, SettingData } from '@youju/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freeDnsPort, type RunningDnsServer, startDnsmasq } from '../../server/test/support/dns-servers';
 import { apiAs, ok, uniqueName } from './support/api';
 import { apiLogin, latinWords, launchBrowser, newPage } from './support/browser';
 import { type RunningServer, startServer } from './support/server';
@@ -12,15 +13,21 @@ describe('running the service: dashboard, settings, version, security, interface
   let server: RunningServer;
   let browser: Browser;
   let adminToken: string;
+  // The users' domains prove ownership as a real owner would: a TXT record on a name server.
+  let dnsPort: number;
+  let dns: RunningDnsServer | undefined;
+  const verificationRecords: { name: string; value: string }[] = [];
 
   beforeAll(async () => {
-    server = await startServer();
+    dnsPort = await freeDnsPort();
+    server = await startServer({ env: { DNS_SERVERS: `127.0.0.1:${dnsPort}` } });
     browser = await launchBrowser();
     adminToken = await apiLogin(server.baseUrl, server.adminUser, server.adminPassword);
   });
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+    await dns?.stop();
   });
 
   /** Opens a /user screen with a stored token, as a returning visitor would. */
@@ -46,11 +53,15 @@ describe('running the service: dashboard, settings, version, security, interface
     const token = await apiLogin(server.baseUrl, username, 'secret-123');
     const domain = `${username}.youju.test`;
     const added = ok(
-      await apiAs(server.baseUrl, token).post<{ id: number }>('/user/addDomain', {
-        name: domain,
-        publicRegistration: true,
-      }),
+      await apiAs(server.baseUrl, token).post<{ id: number; verification: { name: string; value: string } }>(
+        '/user/addDomain',
+        { name: domain, publicRegistration: true },
+      ),
     );
+    verificationRecords.push(added.verification);
+    await dns?.stop();
+    dns = await startDnsmasq({ local: ['youju.test'], txt: verificationRecords }, dnsPort);
+    ok(await apiAs(server.baseUrl, token).post('/user/verifyDomain', { id: added.id }));
     return { token, username, domain, domainId: added.id };
   }
 

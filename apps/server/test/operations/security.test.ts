@@ -3,7 +3,6 @@ import { SCHEMA_VERSION } from '../../src/db/migrate.js';
 import { createUserWithDomain } from '../mail/mail-helpers.js';
 import { createUser } from '../support/fixtures.js';
 import { startTestServer, type TestServer, testEngine } from '../support/test-server.js';
-import { apiFrom } from './helpers.js';
 
 let server: TestServer;
 
