@@ -185,6 +185,35 @@ describe('domain ownership', () => {
     expect(address.body.error).toBe(0);
   });
 
+  it('lets an unproven claim lapse after a week, and never lets the claimant send as the domain', async () => {
+    const squatter = await createUser(server, 'squatter');
+    const owner = await createUser(server, 'late-owner');
+    const claim = await server.api('POST', 'user/addDomain', {
+      token: squatter.token,
+      body: { name: 'squatted.test' },
+    });
+    const spoof = await server.api('POST', 'user/sendEmail', {
+      token: squatter.token,
+      body: { from: 'ceo@squatted.test', to: ['someone@example.com'], subject: 'x', text: 'y' },
+    });
+    expect(spoof.status).toBe(403);
+    expect(
+      (await server.api('POST', 'user/addDomain', { token: owner.token, body: { name: 'squatted.test' } }))
+        .status,
+    ).toBe(409);
+    await server.app.database.db
+      .updateTable('domains')
+      .set({ created_at: Date.now() - 8 * 24 * 3_600_000 })
+      .where('id', '=', claim.body.data.id)
+      .execute();
+    const taken = await server.api('POST', 'user/addDomain', {
+      token: owner.token,
+      body: { name: 'squatted.test' },
+    });
+    expect(taken.body.error).toBe(0);
+    expect(taken.body.data.ownerId).toBe(owner.id);
+  });
+
   it('makes an administrator’s domain active at once', async () => {
     const added = await server.api('POST', 'user/addDomain', {
       token: admin,

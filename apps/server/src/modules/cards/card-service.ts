@@ -175,7 +175,7 @@ export function createCardService(deps: {
     async create(auth: AuthContext, input: CreateCardBody): Promise<CreateCardData> {
       const ownerId = auth.accountId;
       if (ownerId === null) throw ApiError.forbidden();
-      if (input.domainId !== undefined) await domains.owned(auth, input.domainId);
+      if (input.domainId !== undefined) refusePendingDomain(await domains.owned(auth, input.domainId));
       const now = Date.now();
       const batchId = newBatchId(now);
       const codes = Array.from({ length: input.count }, () => newCardCode());

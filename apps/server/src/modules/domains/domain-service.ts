@@ -36,6 +36,9 @@ export function domainView(row: DomainRow): Domain {
   };
 }
 
+/** How long an unproven claim holds a name against other accounts. */
+const PENDING_CLAIM_MS = 7 * 24 * 3_600_000;
+
 /** What a TXT look-up of the verification name found (through DNS_SERVERS, as checkDNS does). */
 export type TxtLookup = (name: string) => Promise<{ values: string[] } | { error: string }>;
 
@@ -115,6 +118,20 @@ export function createDomainService(db: Kysely<Database>, options: DomainService
         if (options.engine === 'postgres') {
           await sql`select pg_advisory_xact_lock(hashtext('youju:add-domain'))`.execute(trx);
         }
+        const labels = name.split('.');
+        const above = labels.slice(1).map((_, index) => labels.slice(index + 1).join('.'));
+        // A claim another account never proved lapses after PENDING_CLAIM_MS, so a squatter who
+        // adds someone's domain cannot keep its real owner out for ever. (Nothing hangs on a pending
+        // domain: it has no mailboxes, and its DKIM keys and DNS settings go with it.)
+        await trx
+          .deleteFrom('domains')
+          .where('status', '=', 'pending')
+          .where('owner_id', '<>', ownerId)
+          .where('created_at', '<', Date.now() - PENDING_CLAIM_MS)
+          .where((eb) =>
+            eb.or([eb('name', '=', name), eb('name', 'in', above), eb('name', 'like', `%.${name}`)]),
+          )
+          .execute();
         const existing = await trx
           .selectFrom('domains')
           .select('id')
@@ -122,8 +139,6 @@ export function createDomainService(db: Kysely<Database>, options: DomainService
           .executeTakeFirst();
         if (existing) throw ApiError.conflict(`域名 ${name} 已被添加，不能重复添加`);
         if (!isAdmin) {
-          const labels = name.split('.');
-          const above = labels.slice(1).map((_, index) => labels.slice(index + 1).join('.'));
           const overlapping = await trx
             .selectFrom('domains')
             .select('name')

@@ -19,6 +19,7 @@ import { ApiError } from '../../lib/api-error.js';
 import { pageOf } from '../../lib/paging.js';
 import { DAY, HOUR, toIso } from '../../lib/time.js';
 import type { DkimService } from '../dkim/dkim-service.js';
+import { refusePendingDomain } from '../domains/reserved-local-parts.js';
 import { readRaw } from '../mail/raw-store.js';
 import type { AuthContext } from '../sessions/session-service.js';
 import type { PersonalSettingsService } from '../settings/personal-settings.js';
@@ -180,10 +181,12 @@ export function createSendingService(deps: SendingDeps) {
     }
     const domain = await db
       .selectFrom('domains')
-      .select(['id', 'owner_id'])
+      .select(['id', 'owner_id', 'status'])
       .where('name', '=', domainName)
       .executeTakeFirst();
     if (!domain || (auth.role !== 'admin' && domain.owner_id !== auth.accountId)) throw refuse();
+    // A claim is not ownership: nobody sends as a domain before its TXT record proved it theirs.
+    refusePendingDomain({ name: domainName, status: domain.status });
     return { address, domain: domainName, accountId: auth.accountId, mailboxId: null, anonymous: false };
   }
 
