@@ -68,6 +68,7 @@ export function createServices(
   const mail = createMailService(db, engine, settings);
   const domains = createDomainService(db, {
     engine,
+    rateLimits,
     mailHostname: config.mailHostname,
     async txtLookup(name) {
       const lookup = createDnsLookup({ servers: config.dnsServers });

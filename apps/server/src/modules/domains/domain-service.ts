@@ -5,6 +5,7 @@ import { getPublicSuffix } from 'tldts';
 import type { Engine } from '../../db/database.js';
 import type { Database, DomainRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
+import type { RateLimits } from '../../lib/rate-limiter.js';
 import { toIso } from '../../lib/time.js';
 import { generateDkimKey } from '../dkim/dkim-keys.js';
 import { storeDkimKey } from '../dkim/dkim-service.js';
@@ -47,7 +48,12 @@ export interface DomainServiceOptions {
   /** MAIL_HOSTNAME: neither it nor a name under it can be a user's domain */
   mailHostname: string;
   txtLookup: TxtLookup;
+  /** verifyDomain makes the server send DNS queries: bounded per account */
+  rateLimits: RateLimits;
 }
+
+/** verifyDomain calls per account per hour. */
+const VERIFICATIONS_PER_HOUR = 60;
 
 /** Whether `name` is `other` or lies under it (`a.b.example` is under `b.example`). */
 function isAtOrUnder(name: string, other: string): boolean {
@@ -71,6 +77,7 @@ function unclaimableReason(name: string, mailHostname: string): string | null {
 }
 
 export function createDomainService(db: Kysely<Database>, options: DomainServiceOptions) {
+  const verifications = options.rateLimits('domain-verifications', 3_600_000);
   /** Loads a domain the caller may manage: its owner, or any administrator. */
   async function owned(auth: AuthContext, id: number): Promise<DomainRow> {
     const row = await db.selectFrom('domains').selectAll().where('id', '=', id).executeTakeFirst();
@@ -192,6 +199,12 @@ export function createDomainService(db: Kysely<Database>, options: DomainService
     async verify(auth: AuthContext, id: number): Promise<Domain> {
       const domain = await owned(auth, id);
       if (domain.status === 'active' || !domain.verification_token) return domainView(domain);
+      if ((await verifications.hit(String(auth.accountId))) > VERIFICATIONS_PER_HOUR) {
+        throw ApiError.tooMany(
+          `验证过于频繁：每小时最多验证 ${VERIFICATIONS_PER_HOUR} 次，DNS 记录生效后再试`,
+          600,
+        );
+      }
       const record = verificationRecord(domain.name, domain.verification_token);
       const answer = await options.txtLookup(record.name);
       if ('error' in answer) {
