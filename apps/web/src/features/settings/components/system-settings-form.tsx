@@ -313,7 +313,7 @@ export function SystemSettingsForm({
         <Form.Item
           name="reservedLocalParts"
           label="额外保留的邮箱前缀"
-          extra="admin、postmaster、webmaster、hostmaster、abuse 等管理地址始终保留，只有域名所有者能创建；可在此再添加，输入后回车"
+          extra="admin、postmaster 等管理地址始终保留，只有域名所有者能创建；可在此再添加，输入后回车"
         >
           <Select mode="tags" tokenSeparators={[',', ' ']} placeholder="例如 billing" open={false} />
         </Form.Item>
