@@ -99,6 +99,23 @@ describe('bans that lose no mail', () => {
     ).toBe(250);
   });
 
+  it('does not take mail to a recently deleted address for probing', async () => {
+    const world = await createUserWithDomain(server, 'retired');
+    const gone = await createAddress(server, world, 'expired-box');
+    await server.api('DELETE', `user/deleteEmail/${gone.id}`, { token: world.userToken });
+    // a large provider's shared address keeps delivering to the expired temporary mailbox
+    const client = await RawSmtpClient.connect(server.smtpPort, '127.0.0.7');
+    expect((await client.read()).code).toBe(220);
+    await client.command('EHLO provider.example');
+    for (let message = 0; message < 3; message++) {
+      await client.command('MAIL FROM:<news@provider.example>');
+      for (let i = 0; i < 60; i++) expect((await client.command(`RCPT TO:<${gone.address}>`)).code).toBe(550);
+      await client.command('RSET');
+    }
+    await client.quit();
+    expect(await server.app.services.firewall.isBlocked('127.0.0.7')).toBe(false);
+  });
+
   it('never bans an address on the operator’s allow-list, and bans others temporarily', async () => {
     const admin = await server.adminToken();
     await server.api('POST', 'user/updateSetting', {

@@ -38,4 +38,24 @@ describe('event streams per token', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await openStream(user.token)).toBe(200);
   });
+
+  it('caps waitEmail long polls per API key', async () => {
+    const admin = await server.adminToken();
+    const key = (await server.api('GET', 'user/getKey', { token: admin })).body.data.key as string;
+    const domain = await server.api('POST', 'user/addDomain', { token: admin, body: { name: 'wait.test' } });
+    const address = await server.api('POST', 'user/createEmail', {
+      token: admin,
+      body: { domainId: domain.body.data.id, localPart: 'nobody' },
+    });
+    expect(address.body.error).toBe(0);
+    const waits = await Promise.all(
+      Array.from({ length: 25 }, () =>
+        fetch(`${server.baseUrl}/api/open/waitEmail?address=nobody@wait.test&timeout=3`, {
+          headers: { 'x-api-key': key },
+        }).then((response) => response.status),
+      ),
+    );
+    expect(waits.filter((status) => status === 429)).toHaveLength(5);
+    expect(waits.filter((status) => status !== 429)).toHaveLength(20);
+  });
 });

@@ -33,6 +33,8 @@ import { cardCodeHash, newCardCode, normalizeCardCode, sameCardCode } from './ca
 /** Wrong codes (and wrong mailbox passwords while extending) allowed per IP in the window. */
 const WRONG_WINDOW_MS = 15 * 60_000;
 const MAX_WRONG_PER_IP = 10;
+/** wrong passwords of one existing mailbox from one address, when a card would extend it */
+const MAX_PASSWORD_GUESSES = 5;
 const WRONG_CODE = '卡密不正确，请检查后重新输入';
 const CARD_USED = '该卡密已被使用，每个卡密只能兑换一次';
 const CHINA_OFFSET_MINUTES = 480;
@@ -77,6 +79,7 @@ export function createCardService(deps: {
 }) {
   const { db, engine, domains, settings, rateLimits } = deps;
   const wrongAttempts = rateLimits('wrong-card-codes', WRONG_WINDOW_MS);
+  const passwordGuesses = rateLimits('card-password-guesses', WRONG_WINDOW_MS);
   const signUpLimit = createSignUpLimit(rateLimits, settings);
 
   function scoped(auth: AuthContext) {
@@ -330,12 +333,22 @@ export function createCardService(deps: {
       if (existing.kind !== 'account' || existing.password_hash === null) {
         throw ApiError.conflict(`邮箱 ${address} 已被占用，请换一个前缀`);
       }
+      // A card must not be a way round the login throttle: password attempts on one mailbox from
+      // one address are counted before the check, in one atomic step (parallel guesses included).
+      const guessKey = `${address}\n${client.ip}`;
+      if ((await passwordGuesses.hit(guessKey)) > MAX_PASSWORD_GUESSES) {
+        throw ApiError.tooMany(
+          `邮箱 ${address} 的密码输错次数过多，请 ${WRONG_WINDOW_MS / 60_000} 分钟后再试`,
+          WRONG_WINDOW_MS / 1000,
+        );
+      }
       if (!(await verifyPassword(input.password, existing.password_hash))) {
         throw await refuseWrong(
           client.ip,
           `邮箱 ${address} 已存在，密码不正确：续期请填写该邮箱的密码，新开邮箱请换一个前缀`,
         );
       }
+      await passwordGuesses.reset(guessKey);
       if (existing.enabled !== 1) throw ApiError.forbidden('该邮箱已被停用，不能续期，请联系管理员');
       if (existing.expires_at === null) throw ApiError.conflict('该邮箱永久有效，无需续期，卡密未被使用');
       const expiresAt = Math.max(existing.expires_at, now) + validFor;
