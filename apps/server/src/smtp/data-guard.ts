@@ -36,11 +36,12 @@ const CRLF = Buffer.from('\r\n');
 export class DataGuard extends Transform {
   violation: DataViolation | null = null;
   bytes = 0;
-  /** a CR ended the previous chunk: the next byte must be LF */
+  /** the previous chunk ended with CR: the next byte must be LF */
   private pendingCr = false;
+  /** bytes of the current line so far (a CR before its LF included) */
   private lineBytes = 0;
-  /** the current line so far is exactly "." (or is empty, when lineBytes is 0) */
-  private lineIsDot = false;
+  /** the current line's first byte, once it has one */
+  private lineFirst = -1;
   /** the line before the current one ended with a bare LF */
   private previousEndBare = false;
   private inHeader = true;
@@ -55,13 +56,14 @@ export class DataGuard extends Transform {
     if (!this.violation) this.violation = violation;
   }
 
-  /** One line has ended (its terminator CRLF or bare LF); `length` counts the terminator. */
-  private endLine(length: number, bare: boolean): void {
-    if (this.lineIsDot && (bare || this.previousEndBare)) this.fail('bare-line-break');
+  /** One line has ended: `content` bytes before its terminator (CRLF, or a bare LF). */
+  private endLine(content: number, bare: boolean, isDot: boolean): void {
+    if (isDot && (bare || this.previousEndBare)) this.fail('bare-line-break');
+    const length = content + (bare ? 1 : 2);
     if (length > this.limits.maxLineBytes) this.fail('line-too-long');
     if (this.inHeader) {
       // The header block ends at the first empty line (RFC 5322 section 2.1).
-      if (length - (bare ? 1 : 2) === 0) this.inHeader = false;
+      if (content === 0) this.inHeader = false;
       else {
         this.headerBytes += length;
         if (this.headerBytes > this.limits.maxHeaderBytes) this.fail('header-too-large');
@@ -69,67 +71,60 @@ export class DataGuard extends Transform {
     }
     this.previousEndBare = bare;
     this.lineBytes = 0;
-    this.lineIsDot = false;
+    this.lineFirst = -1;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
     if (!this.violation && this.bytes > this.limits.maxBytes) this.fail('too-big');
+    if (this.violation || chunk.length === 0) {
+      done();
+      return;
+    }
+    // Bare CR: a CR must be followed by LF, also across a chunk boundary (searched with indexOf:
+    // this runs for every byte of every message).
+    const crBefore = this.pendingCr;
+    if (crBefore && chunk[0] !== LF) this.fail('bare-line-break');
+    for (let cr = chunk.indexOf(CR); cr !== -1 && !this.violation; cr = chunk.indexOf(CR, cr + 1)) {
+      if (cr + 1 < chunk.length && chunk[cr + 1] !== LF) this.fail('bare-line-break');
+    }
+    this.pendingCr = chunk[chunk.length - 1] === CR;
+
+    const out: Buffer[] = [];
+    let copyFrom = 0;
+    let start = 0;
+    for (let lf = chunk.indexOf(LF); lf !== -1 && !this.violation; lf = chunk.indexOf(LF, start)) {
+      const before = lf > 0 ? chunk[lf - 1] : crBefore ? CR : -1;
+      const bare = before !== CR;
+      const length = this.lineBytes + (lf - start);
+      const content = bare ? length : length - 1;
+      const first = this.lineBytes > 0 ? this.lineFirst : lf > start ? (chunk[start] ?? -1) : -1;
+      if (bare) {
+        // Store the line end as CRLF.
+        out.push(chunk.subarray(copyFrom, lf), CRLF);
+        copyFrom = lf + 1;
+      }
+      this.endLine(content, bare, content === 1 && first === 0x2e);
+      start = lf + 1;
+    }
+    if (start < chunk.length) {
+      if (this.lineBytes === 0) this.lineFirst = chunk[start] ?? -1;
+      this.lineBytes += chunk.length - start;
+      if (this.lineBytes > this.limits.maxLineBytes) this.fail('line-too-long');
+      if (this.inHeader && this.headerBytes + this.lineBytes > this.limits.maxHeaderBytes) {
+        this.fail('header-too-large');
+      }
+    }
     if (this.violation) {
       done();
       return;
     }
-    const out: Buffer[] = [];
-    let copyFrom = 0;
-    for (let index = 0; index < chunk.length && !this.violation; index++) {
-      const byte = chunk[index];
-      if (this.pendingCr) {
-        this.pendingCr = false;
-        if (byte !== LF) {
-          this.fail('bare-line-break');
-          break;
-        }
-        this.endLine(this.lineBytes + 1, false);
-        continue;
-      }
-      if (byte === CR) {
-        if (index + 1 < chunk.length) {
-          if (chunk[index + 1] !== LF) {
-            this.fail('bare-line-break');
-            break;
-          }
-          this.lineBytes += 1;
-          continue;
-        }
-        this.lineBytes += 1;
-        this.pendingCr = true;
-        continue;
-      }
-      if (byte === LF) {
-        const bare = index === 0 ? true : chunk[index - 1] !== CR;
-        if (bare) {
-          // Store the line end as CRLF.
-          out.push(chunk.subarray(copyFrom, index), CRLF);
-          copyFrom = index + 1;
-          this.endLine(this.lineBytes + 1, true);
-        } else {
-          this.endLine(this.lineBytes + 1, false);
-        }
-        continue;
-      }
-      this.lineIsDot = this.lineBytes === 0 && byte === 0x2e;
-      this.lineBytes += 1;
-      if (this.lineBytes > this.limits.maxLineBytes) this.fail('line-too-long');
-    }
-    if (this.inHeader && this.headerBytes + this.lineBytes > this.limits.maxHeaderBytes) {
-      this.fail('header-too-large');
-    }
-    if (this.violation) {
-      done();
+    if (copyFrom === 0) {
+      done(null, chunk);
       return;
     }
     out.push(chunk.subarray(copyFrom));
-    done(null, out.length === 1 ? out[0] : Buffer.concat(out));
+    done(null, Buffer.concat(out));
   }
 
   override _flush(done: TransformCallback): void {
