@@ -86,5 +86,10 @@ describe('sending policy', () => {
     const refused = answers.filter((answer) => answer.status === 429);
     expect(refused).toHaveLength(10);
     expect(refused[0]?.body.msg).toMatch(/每小时最多发送 30 封/);
+    // emptying the sent folder does not refill the allowance
+    const sent = await server.api('GET', 'user/getSentEmail?pageSize=100', { token: box.token });
+    const ids = sent.body.data.list.map((item: { id: number }) => item.id);
+    expect((await server.api('POST', 'user/delSentEmail', { token: box.token, body: { ids } })).body.error).toBe(0);
+    expect((await send(box, ['someone@example.com'])).status).toBe(429);
   });
 });

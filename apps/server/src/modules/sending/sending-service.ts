@@ -12,11 +12,13 @@ import {
   type SentDetail,
   type SentItem,
 } from '@youju/contract';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Engine } from '../../db/database.js';
 import type { Database, OutboundQueueRow, SentMessageRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
+import { createDatabaseRateLimits } from '../../lib/database-rate-limits.js';
 import { pageOf } from '../../lib/paging.js';
+import type { RateLimit } from '../../lib/rate-limiter.js';
 import { DAY, HOUR, toIso } from '../../lib/time.js';
 import type { DkimService } from '../dkim/dkim-service.js';
 import { refusePendingDomain } from '../domains/reserved-local-parts.js';
@@ -28,8 +30,6 @@ import { copyFileToChunks, streamChunks } from './chunks.js';
 import { composeToFile } from './compose.js';
 import { readHeaderBlock } from './header-block.js';
 import { type UploadService, uploadOwner } from './upload-service.js';
-
-type Executor = Kysely<Database> | Transaction<Database>;
 
 const NOT_FOUND = '已发送邮件不存在或已被删除';
 /** References kept when answering a long thread (the first and the latest ones matter most). */
@@ -213,38 +213,52 @@ export function createSendingService(deps: SendingDeps) {
     }
   }
 
+  // Sends are counted apart from the sent folder (deleting sent items must not refill the
+  // allowance) and in the database on both engines (a restart must not either).
+  const sendCounters = createDatabaseRateLimits(db);
+  const sendsPerHour = sendCounters('sends-hour', HOUR);
+  const sendsPerDay = sendCounters('sends-day', DAY);
+
   /**
-   * Per-mailbox (or per-account) limits an administrator sets (`sendPerHour`, `sendPerDay`; 0 means
-   * no limit). `db` is the transaction that records the message when it is called there: the count
-   * and the insert are then one serialized step (one connection on SQLite, an advisory lock per
-   * sender on PostgreSQL), so a burst of parallel sends cannot overshoot the limit.
+   * Takes one message from the sender's `sendPerHour` and `sendPerDay` allowance (0 = no limit;
+   * administrators have none) and returns how to give it back if the message is not sent after all.
+   * Each count is one atomic increment that returns the new total, so of a parallel burst exactly
+   * the allowance gets through.
    */
-  async function checkLimits(
+  async function reserveSend(
     auth: AuthContext,
     sender: Sender,
     limits: { sendPerHour: number; sendPerDay: number },
-    executor: Executor = db,
-  ): Promise<void> {
-    if (auth.role === 'admin') return;
-    const { sendPerHour, sendPerDay } = limits;
-    const now = Date.now();
-    const sentSince = async (since: number) => {
-      let query = executor
-        .selectFrom('sent_messages')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('created_at', '>', since);
-      query =
-        sender.mailboxId !== null
-          ? query.where('mailbox_id', '=', sender.mailboxId)
-          : query.where('account_id', '=', auth.accountId ?? -1).where('mailbox_id', 'is', null);
-      return Number((await query.executeTakeFirstOrThrow()).count);
+  ): Promise<() => Promise<void>> {
+    if (auth.role === 'admin') return async () => {};
+    const key = sender.mailboxId !== null ? `mailbox:${sender.mailboxId}` : `account:${auth.accountId}`;
+    const taken: RateLimit[] = [];
+    const giveBack = async () => {
+      for (const counter of taken) await counter.release(key);
     };
-    if (sendPerHour > 0 && (await sentSince(now - HOUR)) >= sendPerHour) {
-      throw ApiError.tooMany(`发信过于频繁：每小时最多发送 ${sendPerHour} 封，请稍后再发`, 600);
+    const checks: [RateLimit, number, string, number][] = [
+      [
+        sendsPerHour,
+        limits.sendPerHour,
+        `发信过于频繁：每小时最多发送 ${limits.sendPerHour} 封，请稍后再发`,
+        600,
+      ],
+      [
+        sendsPerDay,
+        limits.sendPerDay,
+        `今天的发信数量已达上限（每天 ${limits.sendPerDay} 封），请明天再发`,
+        3600,
+      ],
+    ];
+    for (const [counter, limit, message, retryAfter] of checks) {
+      if (limit <= 0) continue;
+      taken.push(counter);
+      if ((await counter.hit(key)) > limit) {
+        await giveBack();
+        throw ApiError.tooMany(message, retryAfter);
+      }
     }
-    if (sendPerDay > 0 && (await sentSince(now - DAY)) >= sendPerDay) {
-      throw ApiError.tooMany(`今天的发信数量已达上限（每天 ${sendPerDay} 封），请明天再发`, 3600);
-    }
+    return giveBack;
   }
 
   /** In-Reply-To and References of an answer (RFC 5322 section 3.6.4), from the original if we hold it. */
@@ -300,6 +314,115 @@ export function createSendingService(deps: SendingDeps) {
     return row;
   }
 
+  /** sendEmail once the sender may send: compose, sign, and hand the message to the queue durably. */
+  async function compose(
+    auth: AuthContext,
+    body: SendEmailBody,
+    sender: Sender,
+    { to, cc, bcc, recipients }: { to: string[]; cc: string[]; bcc: string[]; recipients: string[] },
+  ): Promise<SendEmailData> {
+    const attachmentRows = await uploads.owned(uploadOwner(auth), [...new Set(body.attachments ?? [])]);
+    const { maxMessageBytes } = await settings.get();
+    // Base64 grows attachments by a third (RFC 2045 section 6.8): refuse early what cannot fit.
+    const estimate =
+      attachmentRows.reduce((sum, row) => sum + Math.ceil(row.size / 3) * 4, 0) +
+      Buffer.byteLength(body.html ?? '') * 2 +
+      Buffer.byteLength(body.text ?? '');
+    const tooLarge = () =>
+      new ApiError(
+        ErrorCode.tooLarge,
+        `邮件过大：编码后的邮件不能超过 ${formatBytes(maxMessageBytes)}（附件经 Base64 编码后约增大三分之一），请减少附件后再发`,
+      );
+    if (estimate > maxMessageBytes) throw tooLarge();
+
+    const thread = await threadOf(auth, body.inReplyTo);
+    const keys = await dkim.signingKeysFor(sender.domain);
+    // The display name the caller chose in /user/setting goes into From.
+    const { displayName } =
+      auth.role === 'mailbox'
+        ? await personal.get('mailbox', auth.mailboxId ?? -1)
+        : await personal.get('system', auth.accountId ?? -1);
+    const composed = await composeToFile(
+      {
+        from: sender.address,
+        fromName: displayName,
+        to,
+        cc,
+        bcc,
+        subject: body.subject,
+        html: body.html?.trim() ? body.html : null,
+        text: body.text?.trim() ? body.text : null,
+        attachments: attachmentRows.map((row) => ({
+          filename: row.filename,
+          contentType: row.content_type,
+          open: () => uploads.content(row.id),
+        })),
+        inReplyTo: thread.inReplyTo,
+        references: thread.references,
+        date: new Date(),
+      },
+      keys,
+      spoolDir,
+    );
+    try {
+      if (composed.size > maxMessageBytes) throw tooLarge();
+      const now = Date.now();
+      const id = await db.transaction().execute(async (trx) => {
+        // A crash after the answer must not lose the message (as for received mail).
+        if (engine === 'postgres') await sql`set local synchronous_commit = on`.execute(trx);
+        const inserted = await trx
+          .insertInto('sent_messages')
+          .values({
+            account_id: sender.accountId,
+            mailbox_id: sender.mailboxId,
+            from_address: sender.address,
+            to_json: JSON.stringify(to),
+            cc_json: JSON.stringify(cc),
+            bcc_json: JSON.stringify(bcc),
+            subject: body.subject,
+            text_body: composed.text.slice(0, MAX_STORED_BODY_CHARS),
+            html_body: body.html?.trim() ? body.html.slice(0, MAX_STORED_BODY_CHARS) : null,
+            attachments_json: JSON.stringify(
+              attachmentRows.map((row) => ({
+                filename: row.filename,
+                contentType: row.content_type,
+                size: row.size,
+              })),
+            ),
+            message_id: composed.messageId,
+            recipient_count: recipients.length,
+            size: composed.size,
+            sha256: composed.sha256,
+            created_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await copyFileToChunks(composed.path, composed.size, (seq, data) =>
+          trx.insertInto('sent_message_chunks').values({ sent_id: inserted.id, seq, data }).execute(),
+        );
+        await trx
+          .insertInto('outbound_queue')
+          .values(
+            recipients.map((rcpt) => ({
+              sent_id: inserted.id,
+              rcpt,
+              status: 'queued' as const,
+              attempts: 0,
+              next_attempt_at: now,
+              created_at: now,
+              updated_at: now,
+            })),
+          )
+          .execute();
+        return inserted.id;
+      });
+      deps.onQueued();
+      return { id, status: 'queued' };
+    } finally {
+      await rm(composed.path, { force: true });
+    }
+  }
+
   return {
     senderFor,
 
@@ -315,115 +438,12 @@ export function createSendingService(deps: SendingDeps) {
         throw ApiError.badRequest('邮件是空的：请填写主题、正文或添加附件');
       }
       await checkRecipientsAllowed(sender, recipients);
-      // A first look before the work of composing; the count that decides is in the transaction.
-      // (Settings are read here: inside the transaction, SQLite's one connection is taken.)
-      const limits = await settings.get();
-      await checkLimits(auth, sender, limits);
-
-      const attachmentRows = await uploads.owned(uploadOwner(auth), [...new Set(body.attachments ?? [])]);
-      const { maxMessageBytes } = await settings.get();
-      // Base64 grows attachments by a third (RFC 2045 section 6.8): refuse early what cannot fit.
-      const estimate =
-        attachmentRows.reduce((sum, row) => sum + Math.ceil(row.size / 3) * 4, 0) +
-        Buffer.byteLength(body.html ?? '') * 2 +
-        Buffer.byteLength(body.text ?? '');
-      const tooLarge = () =>
-        new ApiError(
-          ErrorCode.tooLarge,
-          `邮件过大：编码后的邮件不能超过 ${formatBytes(maxMessageBytes)}（附件经 Base64 编码后约增大三分之一），请减少附件后再发`,
-        );
-      if (estimate > maxMessageBytes) throw tooLarge();
-
-      const thread = await threadOf(auth, body.inReplyTo);
-      const keys = await dkim.signingKeysFor(sender.domain);
-      // The display name the caller chose in /user/setting goes into From.
-      const { displayName } =
-        auth.role === 'mailbox'
-          ? await personal.get('mailbox', auth.mailboxId ?? -1)
-          : await personal.get('system', auth.accountId ?? -1);
-      const composed = await composeToFile(
-        {
-          from: sender.address,
-          fromName: displayName,
-          to,
-          cc,
-          bcc,
-          subject: body.subject,
-          html: body.html?.trim() ? body.html : null,
-          text: body.text?.trim() ? body.text : null,
-          attachments: attachmentRows.map((row) => ({
-            filename: row.filename,
-            contentType: row.content_type,
-            open: () => uploads.content(row.id),
-          })),
-          inReplyTo: thread.inReplyTo,
-          references: thread.references,
-          date: new Date(),
-        },
-        keys,
-        spoolDir,
-      );
+      const giveBack = await reserveSend(auth, sender, await settings.get());
       try {
-        if (composed.size > maxMessageBytes) throw tooLarge();
-        const now = Date.now();
-        const id = await db.transaction().execute(async (trx) => {
-          // A crash after the answer must not lose the message (as for received mail).
-          if (engine === 'postgres') {
-            await sql`set local synchronous_commit = on`.execute(trx);
-            const key = sender.mailboxId !== null ? `send:m:${sender.mailboxId}` : `send:a:${auth.accountId}`;
-            await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
-          }
-          await checkLimits(auth, sender, limits, trx);
-          const inserted = await trx
-            .insertInto('sent_messages')
-            .values({
-              account_id: sender.accountId,
-              mailbox_id: sender.mailboxId,
-              from_address: sender.address,
-              to_json: JSON.stringify(to),
-              cc_json: JSON.stringify(cc),
-              bcc_json: JSON.stringify(bcc),
-              subject: body.subject,
-              text_body: composed.text.slice(0, MAX_STORED_BODY_CHARS),
-              html_body: body.html?.trim() ? body.html.slice(0, MAX_STORED_BODY_CHARS) : null,
-              attachments_json: JSON.stringify(
-                attachmentRows.map((row) => ({
-                  filename: row.filename,
-                  contentType: row.content_type,
-                  size: row.size,
-                })),
-              ),
-              message_id: composed.messageId,
-              recipient_count: recipients.length,
-              size: composed.size,
-              sha256: composed.sha256,
-              created_at: now,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          await copyFileToChunks(composed.path, composed.size, (seq, data) =>
-            trx.insertInto('sent_message_chunks').values({ sent_id: inserted.id, seq, data }).execute(),
-          );
-          await trx
-            .insertInto('outbound_queue')
-            .values(
-              recipients.map((rcpt) => ({
-                sent_id: inserted.id,
-                rcpt,
-                status: 'queued' as const,
-                attempts: 0,
-                next_attempt_at: now,
-                created_at: now,
-                updated_at: now,
-              })),
-            )
-            .execute();
-          return inserted.id;
-        });
-        deps.onQueued();
-        return { id, status: 'queued' };
-      } finally {
-        await rm(composed.path, { force: true });
+        return await compose(auth, body, sender, { to, cc, bcc, recipients });
+      } catch (error) {
+        await giveBack();
+        throw error;
       }
     },
 
