@@ -89,7 +89,9 @@ describe('sending policy', () => {
     // emptying the sent folder does not refill the allowance
     const sent = await server.api('GET', 'user/getSentEmail?pageSize=100', { token: box.token });
     const ids = sent.body.data.list.map((item: { id: number }) => item.id);
-    expect((await server.api('POST', 'user/delSentEmail', { token: box.token, body: { ids } })).body.error).toBe(0);
+    expect(
+      (await server.api('POST', 'user/delSentEmail', { token: box.token, body: { ids } })).body.error,
+    ).toBe(0);
     expect((await send(box, ['someone@example.com'])).status).toBe(429);
   });
 });

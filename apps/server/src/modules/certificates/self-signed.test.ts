@@ -25,6 +25,11 @@ describe('self-signed STARTTLS certificate', () => {
       expect(again.cert.equals(pair.cert)).toBe(true);
       const renewed = await selfSignedCertificate(dataDir, 'mx.example.test', Date.now() + 700 * 86_400_000);
       expect(renewed.cert.equals(pair.cert)).toBe(false);
+      // every new certificate is well-formed DER (a non-minimal serial once broke 1 in 128)
+      for (let i = 0; i < 300; i++) {
+        const fresh = await selfSignedCertificate(join(dataDir, String(i)), 'mx.example.test');
+        expect(() => createSecureContext({ key: fresh.key, cert: fresh.cert })).not.toThrow();
+      }
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }

@@ -91,7 +91,8 @@ function createSelfSigned(hostname: string, notBefore: number, notAfter: number)
   const name = sequence(der(0x31, sequence(oid('2.5.4.3'), der(0x0c, Buffer.from(hostname)))));
   const signatureAlgorithm = sequence(oid('1.2.840.10045.4.3.2'));
   const serial = randomBytes(16);
-  serial[0] = (serial[0] ?? 0) & 0x7f; // a positive INTEGER
+  // A positive INTEGER in minimal DER form (X.690 8.3.2): first byte neither zero nor high-bit.
+  serial[0] = ((serial[0] ?? 0) & 0x7f) | 0x40;
   const extension = (id: string, critical: boolean, value: Buffer) =>
     sequence(oid(id), ...(critical ? [der(0x01, Buffer.from([0xff]))] : []), der(0x04, value));
   const tbs = sequence(

@@ -22,5 +22,8 @@ describe('user patterns', () => {
     expect(patternProblem('(unclosed')).toMatch(/无效/);
     expect(patternProblem('x'.repeat(MAX_PATTERN_LENGTH + 1))).toMatch(/过长/);
     expect(patternProblem('^(foo|bar)+\\d{2,4}$')).toBeNull();
+    // linear, but a program of thousands of instructions: slow on every message
+    expect(patternProblem('.{1,1000}x')).toMatch(/过于复杂/);
+    expect(patternProblem('a.{200}c')).toBeNull();
   });
 });
