@@ -1,35 +1,12 @@
 import { X509Certificate } from 'node:crypto';
-import { connect as connectTcp, type Socket } from 'node:net';
+import { connect as connectTcp } from 'node:net';
 import { connect as connectTls, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installCertificate, makeCertificate, type PemPair } from '../support/certificates.js';
+import { command, reply } from '../support/smtp-lines.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const HOST = 'mx.youju.test';
-
-/** Reads one complete SMTP reply (RFC 5321 4.2: continuation lines use `-` after the code). */
-function reply(socket: Socket | TLSSocket): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString();
-      const lines = text.split('\r\n').filter(Boolean);
-      const last = lines.at(-1) ?? '';
-      if (text.endsWith('\r\n') && /^\d{3} /.test(last)) {
-        socket.off('data', onData);
-        resolve(text);
-      }
-    };
-    socket.on('data', onData);
-    socket.once('error', reject);
-  });
-}
-
-async function command(socket: Socket | TLSSocket, line: string): Promise<string> {
-  const answer = reply(socket);
-  socket.write(`${line}\r\n`);
-  return answer;
-}
 
 /** EHLO, STARTTLS (RFC 3207) and a TLS handshake with SNI; returns the session and what it saw. */
 async function startTls(port: number): Promise<{ socket: TLSSocket; fingerprint: string }> {

@@ -3,32 +3,10 @@ import { request } from 'node:https';
 import { connect as connectTls, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installCertificate, makeCertificate, type PemPair } from '../support/certificates.js';
+import { command, reply } from '../support/smtp-lines.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const HOST = 'mx.youju.test';
-
-/** Reads one complete SMTP reply (RFC 5321 4.2: continuation lines use `-` after the code). */
-function reply(socket: TLSSocket): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString();
-      const last = text.split('\r\n').filter(Boolean).at(-1) ?? '';
-      if (text.endsWith('\r\n') && /^\d{3} /.test(last)) {
-        socket.off('data', onData);
-        resolve(text);
-      }
-    };
-    socket.on('data', onData);
-    socket.once('error', reject);
-  });
-}
-
-async function command(socket: TLSSocket, line: string): Promise<string> {
-  const answer = reply(socket);
-  socket.write(`${line}\r\n`);
-  return answer;
-}
 
 function fingerprint(pair: PemPair): string {
   return new X509Certificate(pair.cert).fingerprint256;

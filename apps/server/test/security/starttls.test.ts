@@ -1,23 +1,9 @@
 import type { X509Certificate } from 'node:crypto';
-import { connect as connectTcp, type Socket } from 'node:net';
+import { connect as connectTcp } from 'node:net';
 import { connect as connectTls, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reply } from '../support/smtp-lines.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-
-function reply(socket: Socket | TLSSocket): Promise<string> {
-  return new Promise((resolve) => {
-    let text = '';
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString();
-      const last = text.split('\r\n').filter(Boolean).at(-1) ?? '';
-      if (text.endsWith('\r\n') && /^\d{3} /.test(last)) {
-        socket.off('data', onData);
-        resolve(text);
-      }
-    };
-    socket.on('data', onData);
-  });
-}
 
 /**
  * With no certificate installed, STARTTLS used to be hidden but still accepted, with smtp-server's
