@@ -13,8 +13,8 @@ import {
   type RecipientCheck,
   type Spool,
 } from '../modules/mail/inbound-service.js';
-import { DataGuard, type DataViolation } from './data-guard.js';
-import { Replies, type SmtpReply } from './smtp-reply.js';
+import { DataGuard, type DataViolation } from '../protocols/smtp/data-guard.js';
+import { Replies, type SmtpReply } from '../protocols/smtp/smtp-reply.js';
 import { loadCertificate } from './tls-certificates.js';
 
 /**

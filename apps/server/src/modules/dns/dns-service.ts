@@ -12,6 +12,16 @@ import type { Config } from '../../config.js';
 import type { Database, DomainDnsProviderRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { toIso } from '../../lib/time.js';
+import {
+  mxRdata,
+  Rcode,
+  RecordClass,
+  RecordType,
+  type ResourceRecord,
+  splitTxt,
+  txtRdata,
+} from '../../protocols/dns/dns-wire.js';
+import { DnsUpdateError, parseServerAddress, sendUpdate } from '../../protocols/dns/rfc2136-client.js';
 import type { DkimService } from '../dkim/dkim-service.js';
 import { normalizeDomainName } from '../domains/domain-name.js';
 import type { DomainService } from '../domains/domain-service.js';
@@ -26,16 +36,6 @@ import {
   expectedRecords,
   overallStatus,
 } from './dns-records.js';
-import {
-  mxRdata,
-  Rcode,
-  RecordClass,
-  RecordType,
-  type ResourceRecord,
-  splitTxt,
-  txtRdata,
-} from './dns-wire.js';
-import { DnsUpdateError, parseServerAddress, sendUpdate } from './rfc2136-client.js';
 
 /** TTL of the records setDNS writes: short enough to correct a mistake within the hour. */
 const RECORD_TTL = 600;

@@ -2,10 +2,17 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import libmime from 'libmime';
 import { type AddressObject, type AttachmentStream, MailParser, type MessageText } from 'mailparser';
 import addressparser from 'nodemailer/lib/addressparser';
-import { decodeBytes, isLegacyEightBit, looksGarbled } from './charset.js';
+import { decodeBytes, looksGarbled } from '../../protocols/mime/charset.js';
+import {
+  decodeWords,
+  type HeaderLines,
+  legacyFilename,
+  legacyHeaderValue,
+  rawHeaderText,
+  splitHeaderBlock,
+} from '../../protocols/mime/header-fields.js';
 
 export interface MailPerson {
   name: string;
@@ -75,8 +82,6 @@ class TextPartDecoder extends Transform {
 /** Marks text parts whose label mailparser would not decode, so that TextPartDecoder sees them. */
 const SNIFF_CHARSET = 'x-youju-sniff';
 
-type HeaderLines = { key: string; line: string }[] | false;
-
 interface MailsplitNode {
   /** mailsplit uses `false` for "none" */
   charset?: string | false;
@@ -134,58 +139,6 @@ function people(value: AddressObject | AddressObject[] | undefined): MailPerson[
   return result.slice(0, 500);
 }
 
-/** The raw bytes of a header's value (mailsplit keeps header lines as binary strings), or null. */
-function rawHeaderValue(lines: HeaderLines, key: string): Buffer | null {
-  const found = lines ? lines.find((line) => line.key === key) : undefined;
-  if (!found) return null;
-  const raw = Buffer.from(found.line, 'binary');
-  return raw.subarray(raw.indexOf(0x3a) + 1);
-}
-
-/** Raw header bytes read the way charset.ts reads unlabelled text, unfolded. */
-function headerText(value: Buffer): string {
-  return decodeBytes(value)
-    .replace(/\r?\n[ \t]/g, ' ')
-    .trim();
-}
-
-/**
- * A header's value when it carries 8-bit bytes that are not UTF-8 (old GBK or Big5 mail), decoded;
- * null when it is ASCII or UTF-8 and the libraries' own reading stands.
- */
-function legacyHeaderValue(lines: HeaderLines, key: string): string | null {
-  const value = rawHeaderValue(lines, key);
-  return value !== null && isLegacyEightBit(value) ? headerText(value) : null;
-}
-
-function decodeWords(text: string): string {
-  try {
-    return libmime.decodeWords(text);
-  } catch {
-    return text;
-  }
-}
-
-/**
- * An attachment name written as raw GBK or Big5 bytes (no encoded word, no RFC 2231), which
- * mailsplit would keep as Latin-1 mojibake. It takes the name from the header mailsplit takes it
- * from: Content-Disposition's filename first, then Content-Type's name.
- */
-function legacyFilename(lines: HeaderLines): string | null {
-  for (const [key, param] of [
-    ['content-disposition', 'filename'],
-    ['content-type', 'name'],
-  ] as const) {
-    const raw = rawHeaderValue(lines, key);
-    if (raw === null) continue;
-    const legacy = isLegacyEightBit(raw);
-    const value = libmime.parseHeaderValue(legacy ? headerText(raw) : raw.toString('latin1')).params[param];
-    if (!value) continue;
-    return legacy ? decodeWords(value) : null;
-  }
-  return null;
-}
-
 /** Addresses of a raw 8-bit header (old clients write display names in GBK without encoded words). */
 function legacyPeople(lines: HeaderLines, key: string): MailPerson[] | null {
   const value = legacyHeaderValue(lines, key);
@@ -200,12 +153,6 @@ function legacyPeople(lines: HeaderLines, key: string): MailPerson[] | null {
   };
   visit(addressparser(value));
   return result.slice(0, 500);
-}
-
-/** Header values with raw 8-bit bytes (no encoded words, RFC 6532 style or just old GBK mail). */
-function rawHeaderText(lines: HeaderLines, key: string): string | null {
-  const value = rawHeaderValue(lines, key);
-  return value === null ? null : decodeWords(headerText(value));
 }
 
 function cut(text: string | null | undefined): string | null {
@@ -352,11 +299,7 @@ async function fallbackParse(
   error: string,
 ): Promise<ParsedMail> {
   const { headerBytes, body } = await readHead(message);
-  const lines = headerBytes
-    .toString('binary')
-    .replace(/\r?\n[ \t]+/g, ' ')
-    .split(/\r?\n/)
-    .map((line) => ({ key: line.slice(0, line.indexOf(':')).trim().toLowerCase(), line }));
+  const lines = splitHeaderBlock(headerBytes);
   const header = (key: string) => rawHeaderText(lines, key) ?? '';
   const person = (value: string): MailPerson | null => {
     const match = /^(.*?)<([^>]+)>/.exec(value);

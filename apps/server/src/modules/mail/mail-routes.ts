@@ -24,8 +24,9 @@ import { ApiError } from '../../lib/api-error.js';
 import { EmptyEnvelope, Envelope, ok } from '../../lib/envelope.js';
 import { createStreamSlots } from '../../lib/stream-slots.js';
 import { caller, requireRole } from '../../plugins/authentication.js';
+import { contentDisposition } from '../../protocols/mime/content-disposition.js';
 import type { AuthContext } from '../sessions/session-service.js';
-import { contentDisposition, isInlineSafe } from './content-disposition.js';
+import { isInlineSafe } from './inline-types.js';
 import { extractAttachment } from './mail-parser.js';
 
 const HEARTBEAT_MS = 15_000;

@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import libmime from 'libmime';
+import { formatDeliveryStatus } from '../../protocols/dsn/delivery-status.js';
+import { composeReport } from '../../protocols/dsn/multipart-report.js';
+import { rfc5322Date } from '../../protocols/mime/date-time.js';
 
 /** Who a bounce comes from (RFC 5321 section 4.5.5 leaves the name free; MAILER-DAEMON is usage). */
 export const BOUNCE_LOCAL_PART = 'MAILER-DAEMON';
 const BOUNCE_DISPLAY_NAME = '邮件系统退信';
-/** Header lines stay well under RFC 5322's 998 octets. */
-const MAX_FIELD_CHARS = 900;
 
 /** One recipient whose delivery failed, as the bounce reports it. */
 export interface BouncedRecipient {
   rcpt: string;
-  /** RFC 3463 status, class 5 (see `failureStatus`) */
+  /** RFC 3463 status, class 5 (see `failureStatus` in protocols/dsn) */
   status: string;
   /** the last reply of a server, as sent; null when none answered */
   reply: string | null;
@@ -40,46 +41,7 @@ export interface BounceInput {
   date: Date;
 }
 
-/**
- * The enhanced status code (RFC 3463) at the start of an SMTP reply's text, as servers announcing
- * ENHANCEDSTATUSCODES (RFC 2034 section 3) and most others send it: `550 5.1.1 …` or `550-5.1.1 …`.
- */
-export function enhancedStatus(reply: string): string | null {
-  const match = /^[245]\d\d[ -]([245])\.(\d{1,3})\.(\d{1,3})(?=\s|$)/.exec(reply.trim());
-  return match ? `${match[1]}.${match[2]}.${match[3]}` : null;
-}
-
-/**
- * The Status of a failed recipient in a bounce. RFC 3464 section 2.3.4: `Action: failed` goes with a
- * class 5 code. It is the reply's own enhanced code when that is permanent; X.4.7 "delivery time
- * expired" (RFC 3463 section 3.5) when retries ran out, whatever the last temporary answer was;
- * else the code the failure came with (a null MX, an unknown domain); else 5.0.0.
- */
-export function failureStatus(failure: { reply?: string | null; status?: string; expired: boolean }): string {
-  if (failure.expired) return '5.4.7';
-  const fromReply = failure.reply ? enhancedStatus(failure.reply) : null;
-  if (fromReply?.startsWith('5.')) return fromReply;
-  if (failure.status?.startsWith('5.')) return failure.status;
-  return '5.0.0';
-}
-
-/** Characters outside printable US-ASCII become `?`: delivery-status fields are ASCII (RFC 3464 section 2.1). */
-function ascii(text: string): string {
-  return text.replace(/[^\x20-\x7e]/g, '?').slice(0, MAX_FIELD_CHARS);
-}
-
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const two = (value: number) => String(value).padStart(2, '0');
-
-/** RFC 5322 section 3.3 date-time, in UTC. */
-export function rfc5322Date(time: number | Date): string {
-  const d = new Date(time);
-  return (
-    `${WEEKDAYS[d.getUTCDay()]}, ${two(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ` +
-    `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} +0000`
-  );
-}
 
 /** The server's local time with its offset, for people: 2025-03-01 14:05:09（UTC+08:00）. */
 function localTime(time: number): string {
@@ -175,37 +137,6 @@ function humanReadable(input: BounceInput): string {
   return lines.join('\r\n');
 }
 
-/** The machine-readable part (RFC 3464 section 2): per-message fields, then one group per recipient. */
-function deliveryStatus(input: BounceInput): string {
-  const groups = [
-    [
-      `Reporting-MTA: dns; ${ascii(input.reportingMta)}`,
-      `Arrival-Date: ${rfc5322Date(input.original.queuedAt)}`,
-    ],
-    ...input.recipients.map((recipient) => {
-      const fields = [
-        `Final-Recipient: rfc822; ${ascii(recipient.rcpt)}`,
-        'Action: failed',
-        `Status: ${recipient.status}`,
-      ];
-      if (recipient.remoteMta) fields.push(`Remote-MTA: dns; ${ascii(recipient.remoteMta)}`);
-      if (recipient.reply) fields.push(`Diagnostic-Code: smtp; ${ascii(recipient.reply)}`);
-      fields.push(`Last-Attempt-Date: ${rfc5322Date(recipient.lastAttemptAt)}`);
-      return fields;
-    }),
-  ];
-  return groups.map((fields) => `${fields.join('\r\n')}\r\n`).join('\r\n');
-}
-
-/** Base64 in 76-character lines (RFC 2045 section 6.8). */
-function base64Lines(text: string): string {
-  return (
-    Buffer.from(text, 'utf8')
-      .toString('base64')
-      .match(/.{1,76}/g) ?? []
-  ).join('\r\n');
-}
-
 /**
  * A delivery status notification for the failed recipients of one message: RFC 6522
  * multipart/report with report-type delivery-status, whose parts are the explanation for people
@@ -226,33 +157,25 @@ export function composeBounce(input: BounceInput): { messageId: string; bytes: B
     `Message-ID: ${messageId}`,
     ...(originalId ? [`In-Reply-To: ${originalId}`, `References: ${originalId}`] : []),
     'Auto-Submitted: auto-replied',
-    'MIME-Version: 1.0',
-    `Content-Type: multipart/report; report-type=delivery-status;\r\n boundary="${boundary}"`,
   ];
-  const headers = input.original.headers;
-  // Our own messages are 7-bit (encoded words); anything else is passed on as it was sent.
-  const headersEncoding = headers.some((byte) => byte > 0x7f) ? '8bit' : '7bit';
-  const text = [
-    `${headerFields.join('\r\n')}\r\n\r\n`,
-    'This is a MIME-encapsulated delivery status notification (RFC 3464).\r\n',
-    `--${boundary}\r\n`,
-    'Content-Type: text/plain; charset=UTF-8\r\n',
-    'Content-Description: Notification\r\n',
-    'Content-Transfer-Encoding: base64\r\n\r\n',
-    `${base64Lines(humanReadable(input))}\r\n\r\n`,
-    `--${boundary}\r\n`,
-    'Content-Type: message/delivery-status\r\n',
-    'Content-Description: Delivery report\r\n\r\n',
-    deliveryStatus(input),
-    `\r\n--${boundary}\r\n`,
-    'Content-Type: text/rfc822-headers\r\n',
-    'Content-Description: Undelivered message headers\r\n',
-    `Content-Transfer-Encoding: ${headersEncoding}\r\n\r\n`,
-  ].join('');
-  const bytes = Buffer.concat([
-    Buffer.from(text, 'utf8'),
-    headers,
-    Buffer.from(`\r\n\r\n--${boundary}--\r\n`, 'ascii'),
-  ]);
+  const deliveryStatus = formatDeliveryStatus({
+    reportingMta: input.reportingMta,
+    arrivalDate: input.original.queuedAt,
+    recipients: input.recipients.map((recipient) => ({
+      finalRecipient: recipient.rcpt,
+      action: 'failed',
+      status: recipient.status,
+      remoteMta: recipient.remoteMta,
+      diagnosticCode: recipient.reply,
+      lastAttemptDate: recipient.lastAttemptAt,
+    })),
+  });
+  const bytes = composeReport({
+    headerFields,
+    boundary,
+    notification: humanReadable(input),
+    deliveryStatus,
+    originalHeaders: input.original.headers,
+  });
   return { messageId, bytes };
 }

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, OutboundQueueTable } from '../../db/schema.js';
+import { readHeaderBlock } from '../../protocols/mime/header-block.js';
 import { CommitDeclined, DeliveryError, type InboundService } from '../mail/inbound-service.js';
 import { BOUNCE_LOCAL_PART, composeBounce } from './bounce-message.js';
-import { readHeaderBlock } from './header-block.js';
 
 /** Sent messages one pass looks at. */
 const BATCH = 50;

@@ -3,18 +3,14 @@ import type { Readable } from 'node:stream';
 import type { ExpressionBuilder, Kysely, Updateable } from 'kysely';
 import type { OutboundConfig } from '../../config.js';
 import type { Database, OutboundQueueTable } from '../../db/schema.js';
-import { Replies, type SmtpReply } from '../../smtp/smtp-reply.js';
+import { failureStatus } from '../../protocols/dsn/delivery-status.js';
+import { type AttemptOutcome, MAX_RECIPIENTS_PER_TRANSACTION } from '../../protocols/smtp/smtp-client.js';
+import { Replies, replyLine } from '../../protocols/smtp/smtp-reply.js';
 import { DeliveryError, type DeliveryFailure, type InboundService } from '../mail/inbound-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
-import { failureStatus } from './bounce-message.js';
 import { createBounceNotifier } from './bounce-notifier.js';
 import { createResolver } from './mx-route.js';
-import {
-  type AttemptOutcome,
-  deliverRemote,
-  MAX_RECIPIENTS_PER_TRANSACTION,
-  parseRelayUrl,
-} from './smtp-delivery.js';
+import { deliverRemote, parseRelayUrl } from './smtp-delivery.js';
 
 /** Rows one poll looks at, and transactions one process runs at the same time. */
 const BATCH = 200;
@@ -25,11 +21,6 @@ interface Logger {
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;
-}
-
-/** A reply line as our SMTP server sends it. */
-function replyLine(reply: SmtpReply): string {
-  return `${reply.responseCode} ${reply.message}`;
 }
 
 /**

@@ -16,7 +16,7 @@ import {
 import { ApiError } from '../../lib/api-error.js';
 import { Envelope, ok } from '../../lib/envelope.js';
 import { caller, requireRole } from '../../plugins/authentication.js';
-import { contentDisposition } from '../mail/content-disposition.js';
+import { contentDisposition } from '../../protocols/mime/content-disposition.js';
 import { uploadOwner } from './upload-service.js';
 
 /** A rich-text body with pasted images can outgrow the 1 MiB JSON limit of other calls. */

@@ -20,6 +20,7 @@ import { createDatabaseRateLimits } from '../../lib/database-rate-limits.js';
 import { pageOf } from '../../lib/paging.js';
 import type { RateLimit } from '../../lib/rate-limiter.js';
 import { DAY, HOUR, toIso } from '../../lib/time.js';
+import { readHeaderBlock } from '../../protocols/mime/header-block.js';
 import type { DkimService } from '../dkim/dkim-service.js';
 import { refusePendingDomain } from '../domains/reserved-local-parts.js';
 import { readRaw } from '../mail/raw-store.js';
@@ -28,7 +29,6 @@ import type { PersonalSettingsService } from '../settings/personal-settings.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import { copyFileToChunks, streamChunks } from './chunks.js';
 import { composeToFile } from './compose.js';
-import { readHeaderBlock } from './header-block.js';
 import { type UploadService, uploadOwner } from './upload-service.js';
 
 const NOT_FOUND = '已发送邮件不存在或已被删除';

@@ -1,3 +1,8 @@
+/**
+ * The DATA of an inbound SMTP transaction as it is received: size (RFC 1870), line ends (RFC 5321
+ * sections 2.3.8 and 4.1.1.4, and SMTP smuggling), line length (section 4.5.3.1.6) and the header
+ * block (RFC 5322 section 2.1). The verdict is for the listener to turn into a reply.
+ */
 import { Transform, type TransformCallback } from 'node:stream';
 
 const CR = 0x0d;

@@ -1,8 +1,7 @@
-import iconv from 'iconv-lite';
-
 /**
- * Turns the bytes of a text part or header into a string the way Chinese mail needs, which is more
- * forgiving than the labels mail carries:
+ * Turns the bytes of a text part or header into a string the way Chinese mail needs: the charset
+ * label of a text part (RFC 2045 section 5.1, RFC 2046 section 4.1.2), of an encoded word (RFC 2047
+ * section 2) or of a parameter (RFC 2231 section 4), read more forgivingly than mail carries them:
  *
  * - The GB family (GB2312, GBK, CP936, EUC-CN, GB18030) is always decoded as GB18030, the superset:
  *   clients routinely label GBK text "gb2312" and use characters GB2312 lacks (镕, 喆, 堃 …).
@@ -13,6 +12,7 @@ import iconv from 'iconv-lite';
  * - Everything else goes to the WHATWG decoder of Node's ICU (ISO-2022-JP, Shift_JIS, EUC-KR, …),
  *   then iconv-lite for labels ICU lacks (cp936, …).
  */
+import iconv from 'iconv-lite';
 
 const GB_LABELS = new Set([
   'gb2312',

@@ -1,4 +1,10 @@
 /**
+ * SMTP replies: the reply line of RFC 5321 section 4.2 (three-digit code, text; continuation lines
+ * with "-", section 4.2.1), the enhanced status code of RFC 3463 leading the text as RFC 2034
+ * section 3 has it, and the replies our server sends.
+ */
+
+/**
  * An SMTP failure reply: the basic reply code (RFC 5321 section 4.2), the enhanced status code
  * (RFC 3463), and whether the sender should retry (4xx) or give up (5xx). smtp-server sends
  * `responseCode` and the message; the enhanced code leads the text.
@@ -81,3 +87,61 @@ export const Replies = {
   storageFailed: () =>
     new SmtpReply(451, '4.3.0', 'Temporary local error while storing the message, try again later'),
 };
+
+/** The reply as our server puts it on the wire, one line without its CRLF: `550 5.1.1 …`. */
+export function replyLine(reply: SmtpReply): string {
+  return `${reply.responseCode} ${reply.message}`;
+}
+
+/**
+ * The enhanced status code (RFC 3463) at the start of an SMTP reply's text, as servers announcing
+ * ENHANCEDSTATUSCODES (RFC 2034 section 3) and most others send it: `550 5.1.1 …` or `550-5.1.1 …`.
+ */
+export function enhancedStatus(reply: string): string | null {
+  const match = /^[245]\d\d[ -]([245])\.(\d{1,3})\.(\d{1,3})(?=\s|$)/.exec(reply.trim());
+  return match ? `${match[1]}.${match[2]}.${match[3]}` : null;
+}
+
+export interface ParsedReply {
+  /** the reply code (RFC 5321 section 4.2.1), 200 to 599 */
+  code: number;
+  /** the RFC 3463 code that leads the first line's text, or null */
+  enhancedCode: string | null;
+  /** the text of each line, without the code and without a leading enhanced code */
+  lines: string[];
+}
+
+/** RFC 3463 section 2: class.subject.detail, class 2, 4 or 5, subject and detail up to 3 digits. */
+const ENHANCED = /^([245]\.\d{1,3}\.\d{1,3})(?: |$)/;
+
+/**
+ * Reads a complete reply (RFC 5321 section 4.2: `Reply-code "-" text CRLF` for every line but the
+ * last, `Reply-code [SP text] CRLF` for the last, the same code on every line). Null when the text
+ * is not one.
+ */
+export function parseReply(text: string): ParsedReply | null {
+  const body = text.endsWith('\r\n') ? text.slice(0, -2) : text;
+  const rawLines = body.split('\r\n');
+  let code = 0;
+  let enhancedCode: string | null = null;
+  const lines: string[] = [];
+  for (const [index, line] of rawLines.entries()) {
+    // RFC 5321 section 4.2: the first digit is 2 to 5 (1yz is never used in SMTP), the second 0 to 5.
+    const match = /^([2-5][0-5]\d)(?:([ -])([^\r\n]*))?$/.exec(line);
+    if (!match) return null;
+    // Every line but the last continues with "-"; the last has a space or nothing after its code.
+    const continues = match[2] === '-';
+    if (continues !== index < rawLines.length - 1) return null;
+    const lineCode = Number(match[1]);
+    if (index > 0 && lineCode !== code) return null;
+    code = lineCode;
+    let lineText = match[3] ?? '';
+    const enhanced = ENHANCED.exec(lineText);
+    if (enhanced) {
+      if (index === 0) enhancedCode = enhanced[1] ?? null;
+      lineText = lineText.slice(enhanced[0].length);
+    }
+    lines.push(lineText);
+  }
+  return { code, enhancedCode, lines };
+}

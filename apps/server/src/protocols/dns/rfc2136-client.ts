@@ -1,7 +1,13 @@
+/**
+ * The client side of DNS UPDATE (RFC 2136 section 3) signed with TSIG (RFC 8945): one request over
+ * UDP, or TCP when it is too large or the answer is truncated (RFC 1035 section 4.2), and the
+ * checks on the answer. Which servers a caller may send to is the caller's business.
+ */
 import { randomInt } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { isIP, Socket } from 'node:net';
 import {
+  DnsWireError,
   encodeUpdate,
   type ParsedResponse,
   parseResponse,
@@ -106,6 +112,16 @@ export interface UpdateRequest {
 /** UDP answers are limited to 512 bytes without EDNS (RFC 1035 4.2.1); larger requests go by TCP. */
 const UDP_LIMIT = 512;
 
+/** An answer that is not a DNS message is a bad response, like one that does not match. */
+function readAnswer(answer: Buffer): ParsedResponse {
+  try {
+    return parseResponse(answer);
+  } catch (error) {
+    if (error instanceof DnsWireError) throw new DnsUpdateError('badResponse', error.message);
+    throw error;
+  }
+}
+
 /**
  * Sends one signed UPDATE (RFC 2136 section 3) and checks the answer: the same ID, a response to an
  * UPDATE, a valid TSIG signature (RFC 8945 5.3), and RCODE NOERROR. Throws a DnsUpdateError
@@ -120,10 +136,10 @@ export async function sendUpdate(request: UpdateRequest): Promise<void> {
     signed.length > UDP_LIMIT
       ? await exchangeTcp(request.server, signed, timeoutMs)
       : await exchangeUdp(request.server, signed, timeoutMs);
-  let parsed: ParsedResponse = parseResponse(answer);
+  let parsed = readAnswer(answer);
   if (parsed.truncated) {
     answer = await exchangeTcp(request.server, signed, timeoutMs);
-    parsed = parseResponse(answer);
+    parsed = readAnswer(answer);
   }
   if (parsed.id !== id || !parsed.isResponse) {
     throw new DnsUpdateError('badResponse', 'answer does not match the request');

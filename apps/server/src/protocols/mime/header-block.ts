@@ -1,3 +1,4 @@
+/** Reading the header block of a message (RFC 5322 section 2.1) from a stream. */
 import type { Readable } from 'node:stream';
 
 /**
