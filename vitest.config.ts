@@ -12,6 +12,7 @@ export default defineConfig({
   test: {
     projects: [
       { resolve: { alias }, test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'] } },
+      { test: { name: 'tooling', include: ['scripts/**/*.test.mjs'] } },
       {
         resolve: { alias },
         test: {

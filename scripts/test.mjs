@@ -142,7 +142,11 @@ check('lint and format (biome, zero warnings)', process.execPath, [
   '--error-on-warnings',
   '.',
 ]);
+check('architecture rules (scripts/lint-architecture.mjs)', process.execPath, [
+  join(root, 'scripts/lint-architecture.mjs'),
+]);
 suite('contract', 'contract');
+suite('tooling (architecture checker)', 'tooling');
 suite('web (unit)', 'web');
 const serverSuites = [{ label: 'server on SQLite', project: 'server', env: { YOUJU_TEST_ENGINE: 'sqlite' } }];
 const postgresUrl = await findPostgres();
