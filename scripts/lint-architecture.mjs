@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The import and data-access rules of ARCHITECTURE.md, checked on every `npm run lint`:
 //   1. protocols/ (wire formats) import no feature code: only node:, npm packages and protocols/.
-//   2. Outside a module, only its public `index.ts` is imported (tests excepted).
+//   2. Outside a server module, only its public `index.ts` is imported (tests excepted); web
+//      features are imported directly by app/ (barrels would merge per-route chunks).
 //   3. No import cycle between files, nor between modules (server modules, web features).
 //   4. Only the database layer (src/db/) builds queries, and each table is read and written from
 //      the one repository that owns it (TABLE_OWNERS); a repository may join any table.
@@ -227,7 +228,8 @@ export function checkArchitecture(root) {
           'feature-imports-feature',
           `${specifier}: web features never import each other`,
         );
-      } else if (!index) {
+      } else if (!index && toModule.startsWith('server:')) {
+        // Web routes import feature internals directly: barrel files would defeat per-route chunks.
         report(file, node, source, 'module-internals', `${specifier}: import the module's index.ts`);
       }
     }

@@ -20,7 +20,8 @@ export default defineConfig({
     alias: { '@youju/contract': contractSource },
   },
   define: {
-    // The client decrypts getVar's permissionData with the key the server uses (PRODUCT.md configuration contract).
+    // The client decrypts getVar's permissionData with the key the server encrypts it with: the
+    // PERMISSION_KEY environment variable, read here at build time and by the server when it starts.
     __PERMISSION_KEY__: JSON.stringify(process.env.PERMISSION_KEY ?? DEFAULT_PERMISSION_KEY),
   },
   build: {

@@ -1,56 +1,48 @@
-import type { BuyEmailData, CreateCardData, EmailAccount, PageOf } from '@youju/contract';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, ok, uniqueName } from './support/api';
-import { apiLogin, latinWords, launchBrowser, menuNames, newPage } from './support/browser';
-import { type RunningServer, startServer } from './support/server';
+import type {
+  AddDomainBody,
+  BuyEmailData,
+  CreateCardData,
+  Domain,
+  EmailAccount,
+  PageOf,
+} from '@youju/contract';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { addDomain, ok, uniqueName } from './support/api';
+import { latinWords, menuNames, openWithToken } from './support/browser';
+import { setUpBrowserSuite } from './support/suite';
 
 describe('the business: store, orders, cards, mailbox accounts', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let adminToken: string;
+  const suite = setUpBrowserSuite();
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    adminToken = await apiLogin(server.baseUrl, server.adminUser, server.adminPassword);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  async function addDomain(fields: Record<string, unknown>): Promise<{ id: number; name: string }> {
-    const name = `${uniqueName('biz')}.test`;
-    return ok(await apiAs(server.baseUrl, adminToken).post('/user/addDomain', { name, ...fields }));
+  function addBusinessDomain(fields: Omit<AddDomainBody, 'name'>): Promise<Domain> {
+    return addDomain(suite.admin, { name: `${uniqueName('biz')}.test`, ...fields });
   }
 
   async function asAdmin(page: Page, path: string): Promise<void> {
-    await page.goto(`${server.baseUrl}/home`);
-    await page.evaluate((token) => localStorage.setItem('token', token), adminToken);
-    await page.goto(`${server.baseUrl}${path}`);
+    await openWithToken(page, suite.baseUrl, suite.adminToken, path);
   }
 
   async function loginAsMailbox(page: Page, address: string, password: string): Promise<void> {
-    await page.goto(`${server.baseUrl}/auth`);
+    await page.goto(`${suite.baseUrl}/auth`);
     await page.getByRole('tab', { name: '邮箱登录' }).click();
     await page.getByRole('tabpanel').getByLabel('邮箱地址').fill(address);
     await page.getByRole('tabpanel').getByLabel('密码', { exact: true }).fill(password);
     await page.getByRole('button', { name: /登录邮箱/ }).click();
-    await page.waitForURL(`${server.baseUrl}/user/inbox`);
+    await page.waitForURL(`${suite.baseUrl}/user/inbox`);
     expect(await page.getByTestId('current-user').textContent()).toBe(address);
   }
 
   it('a visitor buys a mailbox with manual payment, an administrator confirms, the visitor finds it and logs in', async () => {
-    const domain = await addDomain({ forSale: true, price: 1990 });
+    const domain = await addBusinessDomain({ forSale: true, price: 1990 });
     const localPart = uniqueName('buyer');
     const address = `${localPart}@${domain.name}`;
     const phone = `139${String(Date.now()).slice(-8)}`;
 
     // The visitor, in the store.
-    const visitor = await newPage(browser);
+    const visitor = await suite.newPage();
     const page = visitor.page;
-    await page.goto(`${server.baseUrl}/store`);
+    await page.goto(`${suite.baseUrl}/store`);
     const card = page.locator('.ant-col .ant-card').filter({ hasText: domain.name });
     await card.getByRole('button', { name: /购\s*买/ }).click();
     const form = page.locator('form#buy-mailbox-form');
@@ -79,7 +71,7 @@ describe('the business: store, orders, cards, mailbox accounts', () => {
     expect(await lookupRow.textContent()).toContain('开通后显示');
 
     // The administrator confirms the payment in /user/card's orders tab.
-    const operator = await newPage(browser);
+    const operator = await suite.newPage();
     await asAdmin(operator.page, '/user/card');
     await operator.page.getByRole('tab', { name: '订单' }).click();
     const orderRow = operator.page.getByRole('row').filter({ hasText: orderNo });
@@ -109,9 +101,9 @@ describe('the business: store, orders, cards, mailbox accounts', () => {
   });
 
   it('a visitor redeems a card in the store and logs in with the new mailbox, then changes its password', async () => {
-    const domain = await addDomain({ publicRegistration: true });
+    const domain = await addBusinessDomain({ publicRegistration: true });
     const { codes } = ok(
-      await apiAs(server.baseUrl, adminToken).post<CreateCardData>('/user/createCard', {
+      await suite.admin.post<CreateCardData>('/user/createCard', {
         count: 1,
         validDays: 30,
         domainId: domain.id,
@@ -119,8 +111,8 @@ describe('the business: store, orders, cards, mailbox accounts', () => {
     );
     const localPart = uniqueName('card');
     const address = `${localPart}@${domain.name}`;
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/store`);
+    const { context, page } = await suite.newPage();
+    await page.goto(`${suite.baseUrl}/store`);
     await page.getByRole('tab', { name: '兑换卡密' }).click();
     const form = page.locator('form#redeem-card-form');
     await form.getByLabel('卡密').fill(codes[0]?.toLowerCase() ?? '');
@@ -140,7 +132,7 @@ describe('the business: store, orders, cards, mailbox accounts', () => {
 
     await loginAsMailbox(page, address, 'card-pass-1');
     await page.getByRole('menuitem', { name: /设置/ }).click();
-    await page.waitForURL(`${server.baseUrl}/user/setting`);
+    await page.waitForURL(`${suite.baseUrl}/user/setting`);
     const oldToken = await page.evaluate(() => localStorage.getItem('token'));
     await page.getByLabel('原密码').fill('card-pass-1');
     await page.getByLabel('新密码', { exact: true }).fill('card-pass-2');
@@ -149,13 +141,13 @@ describe('the business: store, orders, cards, mailbox accounts', () => {
     await page.getByText('密码已修改，其他设备上的登录已失效').waitFor();
     const newToken = await page.evaluate(() => localStorage.getItem('token'));
     expect(newToken).not.toBe(oldToken);
-    ok(await apiAs(server.baseUrl).post('/loginEmail', { email: address, password: 'card-pass-2' }));
+    ok(await suite.api().post('/loginEmail', { email: address, password: 'card-pass-2' }));
     await context.close();
   });
 
   it('an operator generates cards in /user/card and sees them in the list', async () => {
-    const domain = await addDomain({ publicRegistration: true });
-    const { context, page } = await newPage(browser);
+    const domain = await addBusinessDomain({ publicRegistration: true });
+    const { context, page } = await suite.newPage();
     await asAdmin(page, '/user/card');
     await page.getByRole('button', { name: /生成卡密/ }).click();
     const dialog = page.getByRole('dialog');
@@ -178,8 +170,8 @@ describe('the business: store, orders, cards, mailbox accounts', () => {
   });
 
   it('batch-disables accounts in /user/emailAccount and they can no longer log in', async () => {
-    const domain = await addDomain({});
-    const api = apiAs(server.baseUrl, adminToken);
+    const domain = await addBusinessDomain({});
+    const api = suite.admin;
     const tag = uniqueName('team');
     const addresses: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -193,7 +185,7 @@ describe('the business: store, orders, cards, mailbox accounts', () => {
       );
       addresses.push(account.email);
     }
-    const { context, page } = await newPage(browser);
+    const { context, page } = await suite.newPage();
     await asAdmin(page, '/user/emailAccount');
     await page.getByLabel('搜索邮箱').fill(tag);
     await page.getByLabel('搜索邮箱').press('Enter');
@@ -219,7 +211,7 @@ describe('the business: store, orders, cards, mailbox accounts', () => {
         .map((a) => a.email)
         .sort(),
     ).toEqual(addresses.slice(0, 2).sort());
-    const refused = await apiAs(server.baseUrl).post('/loginEmail', {
+    const refused = await suite.api().post('/loginEmail', {
       email: addresses[0],
       password: 'team-pass-1',
     });
@@ -234,14 +226,14 @@ describe('the business: store, orders, cards, mailbox accounts', () => {
   });
 
   it('imports accounts from a CSV file with a result per row', async () => {
-    const domain = await addDomain({});
+    const domain = await addBusinessDomain({});
     const tag = uniqueName('csv');
     const csv = [
       '邮箱地址,密码,容量(MB),过期时间,备注',
       `${tag}1@${domain.name},import-pass-1,100,,导入一`,
       `${tag}2@${domain.name},123,,,密码太短`,
     ].join('\r\n');
-    const { context, page } = await newPage(browser);
+    const { context, page } = await suite.newPage();
     await asAdmin(page, '/user/emailAccount');
     await page.getByRole('button', { name: /导\s*入/ }).click();
     const dialog = page.getByRole('dialog');
@@ -271,18 +263,18 @@ describe('the business: store, orders, cards, mailbox accounts', () => {
   });
 
   it('an order placed with EPay goes to the gateway with a signed address', async () => {
-    const domain = await addDomain({ forSale: true, price: 500 });
+    const domain = await addBusinessDomain({ forSale: true, price: 500 });
     ok(
-      await apiAs(server.baseUrl, adminToken).post('/user/updatePaySettings', {
+      await suite.admin.post('/user/updatePaySettings', {
         epayEnabled: true,
-        epayGatewayUrl: `${server.baseUrl}/gateway-stand-in`,
+        epayGatewayUrl: `${suite.baseUrl}/gateway-stand-in`,
         epayMerchantId: '1001',
         epayKey: 'browser-test-key',
         epayTypes: ['alipay'],
       }),
     );
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/store`);
+    const { context, page } = await suite.newPage();
+    await page.goto(`${suite.baseUrl}/store`);
     const form = page.locator('form#buy-mailbox-form');
     await form.getByLabel('域名').click();
     await page.locator('.ant-select-item-option').filter({ hasText: domain.name }).click();
@@ -306,10 +298,8 @@ describe('the business: store, orders, cards, mailbox accounts', () => {
     expect(params.get('money')).toBe('5.00');
     expect(params.get('type')).toBe('alipay');
     expect(params.get('sign')).toMatch(/^[0-9a-f]{32}$/);
-    expect(params.get('notify_url')).toBe(`${server.baseUrl}/api/pay/notify/epay`);
-    const orders = ok(
-      await apiAs(server.baseUrl, adminToken).get<PageOf<BuyEmailData>>('/user/getOrders?status=pending'),
-    );
+    expect(params.get('notify_url')).toBe(`${suite.baseUrl}/api/pay/notify/epay`);
+    const orders = ok(await suite.admin.get<PageOf<BuyEmailData>>('/user/getOrders?status=pending'));
     expect(orders.list.map((order) => order.orderNo)).toContain(params.get('out_trade_no'));
     await context.close();
   });

@@ -1,35 +1,28 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { freeDnsPort, type RunningDnsServer, startDnsmasq } from '../../server/test/support/dns-servers';
-import { apiAs, ok, uniqueName } from './support/api';
-import { apiLogin, launchBrowser, loginThroughForm, newPage } from './support/browser';
-import { type RunningServer, startServer } from './support/server';
+import { createSysAccount, uniqueName } from './support/api';
+import { loginThroughForm } from './support/browser';
+import { setUpBrowserSuite } from './support/suite';
 
 const MAIL_HOST = 'mx.youju.test';
 const DOMAIN = 'web.youju.test';
 
-describe('/user/domain (issue 5)', () => {
-  let server: RunningServer;
-  let browser: Browser;
+describe('/user/domain', () => {
   let dns: RunningDnsServer | undefined;
   let dnsPort: number;
-
-  beforeAll(async () => {
+  const suite = setUpBrowserSuite(async () => {
     dnsPort = await freeDnsPort();
-    server = await startServer({ env: { DNS_SERVERS: `127.0.0.1:${dnsPort}`, MAIL_HOSTNAME: MAIL_HOST } });
-    browser = await launchBrowser();
+    return { env: { DNS_SERVERS: `127.0.0.1:${dnsPort}`, MAIL_HOSTNAME: MAIL_HOST } };
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
     await dns?.stop();
   });
 
   it('adds a domain, shows its DKIM record and explains a DNS check record by record', async () => {
-    const { context, page } = await newPage(browser);
-    await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
+    const { context, page } = await suite.newPage();
+    await loginThroughForm(page, suite.baseUrl, suite.server.adminUser, suite.server.adminPassword);
     await page.getByRole('menuitem', { name: /域名管理/ }).click();
-    await page.waitForURL(`${server.baseUrl}/user/domain`);
+    await page.waitForURL(`${suite.baseUrl}/user/domain`);
     await page.getByText('还没有域名').waitFor();
 
     // Add
@@ -98,15 +91,11 @@ describe('/user/domain (issue 5)', () => {
   });
 
   it('shows a user’s new domain as pending with its TXT record, and verifies it against real DNS', async () => {
-    const admin = apiAs(
-      server.baseUrl,
-      await apiLogin(server.baseUrl, server.adminUser, server.adminPassword),
-    );
     const username = uniqueName('owner');
-    ok(await admin.post('/admin/createSysAccount', { username, password: 'owner-pass-1', role: 'user' }));
-    const { context, page } = await newPage(browser);
-    await loginThroughForm(page, server.baseUrl, username, 'owner-pass-1');
-    await page.goto(`${server.baseUrl}/user/domain`);
+    await createSysAccount(suite.admin, { username, password: 'owner-pass-1', role: 'user' });
+    const { context, page } = await suite.newPage();
+    await loginThroughForm(page, suite.baseUrl, username, 'owner-pass-1');
+    await page.goto(`${suite.baseUrl}/user/domain`);
     const name = 'claimed.verify.test';
     await page.getByRole('button', { name: /添加域名/ }).click();
     const addDialog = page.getByRole('dialog', { name: '添加域名' });
@@ -137,9 +126,9 @@ describe('/user/domain (issue 5)', () => {
   });
 
   it('shows administrators the certificate list with a reload button', async () => {
-    const { context, page } = await newPage(browser);
-    await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
-    await page.goto(`${server.baseUrl}/user/domain`);
+    const { context, page } = await suite.newPage();
+    await loginThroughForm(page, suite.baseUrl, suite.server.adminUser, suite.server.adminPassword);
+    await page.goto(`${suite.baseUrl}/user/domain`);
     await page.getByText('TLS 证书').waitFor();
     await page.getByRole('button', { name: /重新加载证书/ }).click();
     await page.getByText(/已重新加载 0 个证书/).waitFor();

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, ok, uniqueName } from './support/api';
-import { apiLogin, launchBrowser, loginThroughForm, newPage } from './support/browser';
-import { type RunningServer, startServer } from './support/server';
-import { freePort, sendSmtp } from './support/smtp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addDomain, createAddress, ok, uniqueName } from './support/api';
+import { loginThroughForm } from './support/browser';
+import { sendSmtp } from './support/smtp';
+import { setUpBrowserSuite } from './support/suite';
 
 interface Detail {
   id: number;
@@ -46,42 +45,18 @@ function withAttachments(
 
 /** Forwarding from the inbox carries the original's attachments to the new recipient, byte for byte. */
 describe('forwarding with attachments in the browser', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let adminToken: string;
-  let smtpPort: number;
+  const suite = setUpBrowserSuite({ env: { QUEUE_POLL_MS: '300' } });
   let first: string;
   let second: string;
 
   beforeAll(async () => {
-    smtpPort = await freePort();
-    server = await startServer({ env: { SMTP_PORT: String(smtpPort), QUEUE_POLL_MS: '300' } });
-    browser = await launchBrowser();
-    adminToken = await apiLogin(server.baseUrl, server.adminUser, server.adminPassword);
-    const added = ok(
-      await apiAs(server.baseUrl, adminToken).post<{ id: number }>('/user/addDomain', {
-        name: `${uniqueName('fwd')}.test`,
-      }),
-    );
-    const create = async (localPart: string) =>
-      ok(
-        await apiAs(server.baseUrl, adminToken).post<{ address: string }>('/user/createEmail', {
-          domainId: added.id,
-          localPart,
-        }),
-      ).address;
-    first = await create('wangwu');
-    second = await create('zhaoliu');
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    const added = await addDomain(suite.admin, { name: `${uniqueName('fwd')}.test` });
+    first = await createAddress(suite.admin, { domainId: added.id, localPart: 'wangwu' });
+    second = await createAddress(suite.admin, { domainId: added.id, localPart: 'zhaoliu' });
   });
 
   const attachmentBytes = async (id: string) => {
-    const response = await fetch(`${server.baseUrl}/api/user/attachment/${encodeURIComponent(id)}`, {
-      headers: { authorization: `Bearer ${adminToken}` },
-    });
+    const response = await suite.admin.fetch(`/user/attachment/${encodeURIComponent(id)}`);
     expect(response.status).toBe(200);
     return Buffer.from(await response.arrayBuffer());
   };
@@ -91,7 +66,7 @@ describe('forwarding with attachments in the browser', () => {
     const contract = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(300 * 1024)]);
     const notes = Buffer.from('不需要转发的备注\n');
     const reply = await sendSmtp(
-      smtpPort,
+      suite.server.smtpPort,
       'zhangsan@e2e.test',
       first,
       withAttachments(first, subject, [
@@ -101,9 +76,9 @@ describe('forwarding with attachments in the browser', () => {
     );
     expect(reply).toMatch(/^250/);
 
-    const { context, page } = await newPage(browser);
+    const { context, page } = await suite.newPage();
     try {
-      await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
+      await loginThroughForm(page, suite.baseUrl, suite.server.adminUser, suite.server.adminPassword);
       await page.getByLabel('邮箱地址').click();
       await page.locator('.ant-select-item-option').filter({ hasText: first }).click();
       const item = page.getByTestId('message-item').filter({ hasText: subject });
@@ -140,7 +115,7 @@ describe('forwarding with attachments in the browser', () => {
     }
 
     // The recipient's copy holds the same bytes.
-    const api = apiAs(server.baseUrl, adminToken);
+    const api = suite.admin;
     let forwarded: { id: number; subject: string } | undefined;
     await expect
       .poll(

@@ -1,10 +1,11 @@
+import type { Domain } from '@youju/contract';
 import iconv from 'iconv-lite';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, ok, uniqueName } from './support/api';
-import { apiLogin, latinWords, launchBrowser, loginThroughForm, newPage } from './support/browser';
-import { type RunningServer, startServer } from './support/server';
-import { freePort, type RecordingServer, sendSmtp, startRecordingServer } from './support/smtp';
+import { addDomain, createAddress, uniqueName } from './support/api';
+import { latinWords, loginThroughForm } from './support/browser';
+import { type RecordingServer, sendSmtp, startRecordingServer } from './support/smtp';
+import { setUpBrowserSuite } from './support/suite';
 
 /** A MIME message as bytes: headers in UTF-8 (RFC 6532), `body` already in the charset its headers name. */
 function message(headers: Record<string, string>, body: Buffer | string): Buffer {
@@ -20,56 +21,31 @@ function message(headers: Record<string, string>, body: Buffer | string): Buffer
 }
 
 describe('inbox, temporary mailbox and content filters in the browser', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let adminToken: string;
-  let smtpPort: number;
-  let domain: string;
+  const suite = setUpBrowserSuite();
+  let domain: Domain;
   let remote: RecordingServer;
 
   beforeAll(async () => {
-    smtpPort = await freePort();
-    server = await startServer({ env: { SMTP_PORT: String(smtpPort) } });
-    browser = await launchBrowser();
     remote = await startRecordingServer();
-    adminToken = await apiLogin(server.baseUrl, server.adminUser, server.adminPassword);
-    domain = `${uniqueName('mail')}.test`;
-    ok(
-      await apiAs(server.baseUrl, adminToken).post('/user/addDomain', {
-        name: domain,
-        publicRegistration: true,
-      }),
-    );
+    domain = await addDomain(suite.admin, { name: `${uniqueName('mail')}.test`, publicRegistration: true });
   });
   afterAll(async () => {
-    await browser?.close();
     await remote?.close();
-    await server?.stop();
   });
 
-  async function newAddress(): Promise<string> {
-    const domains = ok(
-      await apiAs(server.baseUrl, adminToken).get<{ id: number; name: string }[]>('/user/getDomains'),
-    );
-    const domainId = domains.find((item) => item.name === domain)?.id;
-    const created = ok(
-      await apiAs(server.baseUrl, adminToken).post<{ address: string }>('/user/createEmail', {
-        domainId,
-        localPart: uniqueName('box'),
-      }),
-    );
-    return created.address;
+  function newAddress(): Promise<string> {
+    return createAddress(suite.admin, { domainId: domain.id, localPart: uniqueName('box') });
   }
 
   async function deliver(to: string, raw: Buffer): Promise<void> {
-    const reply = await sendSmtp(smtpPort, 'sender@e2e.test', to, raw);
+    const reply = await sendSmtp(suite.server.smtpPort, 'sender@e2e.test', to, raw);
     expect(reply).toMatch(/^250/);
   }
 
   /** Logs in as the administrator and shows one address's mail. */
   async function openInbox(address: string): Promise<Page> {
-    const { page } = await newPage(browser);
-    await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
+    const { page } = await suite.newPage();
+    await loginThroughForm(page, suite.baseUrl, suite.server.adminUser, suite.server.adminPassword);
     await page.getByLabel('邮箱地址').click();
     await page.locator('.ant-select-item-option').filter({ hasText: address }).click();
     return page;
@@ -194,13 +170,17 @@ describe('inbox, temporary mailbox and content filters in the browser', () => {
     const body = page.frameLocator('[data-testid="mail-frame"]');
     await body.getByText('恶意邮件正文').waitFor();
     await body.getByText('点我').click();
-    await page.waitForTimeout(1_500);
+    // Once the frame's document has loaded, everything it was going to fetch has been asked for.
+    const mailFrame = await (await frame.elementHandle())?.contentFrame();
+    if (!mailFrame) throw new Error('邮件正文的框架不存在');
+    await mailFrame.waitForLoadState('load');
     expect(remote.requests).toEqual([]);
     expect(await page.title()).toBe(title);
 
     await page.getByRole('button', { name: '显示图片' }).click();
     await expect.poll(() => remote.requests, { timeout: 10_000 }).toContain('/remote.png');
-    await page.waitForTimeout(500);
+    // The frame now holds the document with remote images; it has loaded when they all have.
+    await mailFrame.waitForLoadState('load');
     expect(remote.requests.filter((path) => path !== '/remote.png')).toEqual([]);
     expect(await page.title()).toBe(title);
     await page.context().close();
@@ -323,14 +303,14 @@ describe('inbox, temporary mailbox and content filters in the browser', () => {
   });
 
   it('gives a temporary mailbox in one click on /home, which receives mail live', async () => {
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/home`);
+    const { context, page } = await suite.newPage();
+    await page.goto(`${suite.baseUrl}/home`);
     await page.getByRole('button', { name: /一键获取临时邮箱/ }).click();
-    await page.waitForURL(`${server.baseUrl}/user/inbox`);
+    await page.waitForURL(`${suite.baseUrl}/user/inbox`);
     const own = page.getByTestId('own-address');
     await own.waitFor();
     const address = ((await own.textContent()) ?? '').trim();
-    expect(address).toMatch(new RegExp(`^[^@\\s]+@${domain.replaceAll('.', '\\.')}$`));
+    expect(address).toMatch(new RegExp(`^[^@\\s]+@${domain.name.replaceAll('.', '\\.')}$`));
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
     await page.getByText('暂无邮件').waitFor();
 
@@ -352,13 +332,13 @@ describe('inbox, temporary mailbox and content filters in the browser', () => {
   });
 
   it('adds and deletes a content filter through the screen, with a bad pattern refused in Chinese', async () => {
-    const { context, page } = await newPage(browser);
-    await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
+    const { context, page } = await suite.newPage();
+    await loginThroughForm(page, suite.baseUrl, suite.server.adminUser, suite.server.adminPassword);
     await page
       .locator('.ant-layout-sider')
       .getByRole('menuitem', { name: /内容过滤/ })
       .click();
-    await page.waitForURL(`${server.baseUrl}/user/contentFilter`);
+    await page.waitForURL(`${suite.baseUrl}/user/contentFilter`);
     await page.getByText('还没有过滤规则').waitFor();
 
     await page.getByRole('button', { name: /添加规则/ }).click();
@@ -385,7 +365,7 @@ describe('inbox, temporary mailbox and content filters in the browser', () => {
     // The rule works: a matching message is refused over SMTP.
     const address = await newAddress();
     const refused = await sendSmtp(
-      smtpPort,
+      suite.server.smtpPort,
       'ads@e2e.test',
       address,
       message(

@@ -1,36 +1,24 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, ok, uniqueName } from './support/api';
-import { apiLogin, latinWords, launchBrowser, menuNames, newPage } from './support/browser';
-import { type RunningServer, startServer } from './support/server';
+import type { AddDomainBody, PermissionData, PublicSettings } from '@youju/contract';
+import { describe, expect, it } from 'vitest';
+import { addDomain, uniqueName } from './support/api';
+import { latinWords, menuNames, readStoredJson } from './support/browser';
+import { startServer } from './support/server';
+import { setUpBrowserSuite } from './support/suite';
 
 describe('mailboxes, store and first-run set-up', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let adminToken: string;
+  const suite = setUpBrowserSuite();
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    adminToken = await apiLogin(server.baseUrl, server.adminUser, server.adminPassword);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  async function addDomain(fields: Record<string, unknown>): Promise<string> {
-    const name = `${uniqueName('d')}.test`;
-    ok(await apiAs(server.baseUrl, adminToken).post('/user/addDomain', { name, ...fields }));
-    return name;
+  /** A new domain with these settings; its name. */
+  async function addMailboxDomain(fields: Omit<AddDomainBody, 'name'>): Promise<string> {
+    return (await addDomain(suite.admin, { name: `${uniqueName('d')}.test`, ...fields })).name;
   }
 
   it('registers a temporary mailbox without password and shows only its menus', async () => {
-    const domain = await addDomain({ publicRegistration: true });
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/auth`);
+    const domain = await addMailboxDomain({ publicRegistration: true });
+    const { context, page } = await suite.newPage();
+    await page.goto(`${suite.baseUrl}/auth`);
     await page.getByRole('tab', { name: '注册邮箱' }).click();
     await page.getByText('不设置密码将得到临时邮箱').waitFor();
     await page.getByLabel('域名').click();
@@ -38,46 +26,46 @@ describe('mailboxes, store and first-run set-up', () => {
     const localPart = uniqueName('temp');
     await page.getByLabel('邮箱前缀').fill(localPart);
     await page.getByRole('button', { name: /注册邮箱/ }).click();
-    await page.waitForURL(`${server.baseUrl}/user/inbox`);
+    await page.waitForURL(`${suite.baseUrl}/user/inbox`);
     await page.getByText('暂无邮件').waitFor();
     await page.getByText('邮箱用户').waitFor();
     expect(await page.getByTestId('current-user').textContent()).toBe(`${localPart}@${domain}`);
     const menu = await menuNames(page);
     expect(menu).toContain('收件箱');
     expect(menu).not.toContain('系统账号');
-    const permission = await page.evaluate(() => JSON.parse(localStorage.getItem('permission_') ?? '{}'));
-    expect(permission.role).toBe('mailbox');
+    const permission = await readStoredJson<PermissionData>(page, 'permission_');
+    expect(permission?.role).toBe('mailbox');
     await context.close();
   });
 
   it('registers a mailbox with a password and logs in with it', async () => {
-    const domain = await addDomain({ publicRegistration: true });
+    const domain = await addMailboxDomain({ publicRegistration: true });
     const localPart = uniqueName('mb');
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/auth`);
+    const { context, page } = await suite.newPage();
+    await page.goto(`${suite.baseUrl}/auth`);
     await page.getByRole('tab', { name: '注册邮箱' }).click();
     await page.getByLabel('域名').click();
     await page.locator('.ant-select-item-option').filter({ hasText: domain }).click();
     await page.getByLabel('邮箱前缀').fill(localPart);
     await page.getByRole('tabpanel').getByLabel('密码', { exact: true }).fill('mailbox-123');
     await page.getByRole('button', { name: /注册邮箱/ }).click();
-    await page.waitForURL(`${server.baseUrl}/user/inbox`);
+    await page.waitForURL(`${suite.baseUrl}/user/inbox`);
     await page.getByRole('button', { name: /退出登录/ }).click();
-    await page.waitForURL(`${server.baseUrl}/auth`);
+    await page.waitForURL(`${suite.baseUrl}/auth`);
 
     await page.getByRole('tab', { name: '邮箱登录' }).click();
     await page.getByLabel('邮箱地址').fill(`${localPart}@${domain}`);
     await page.getByRole('tabpanel').getByLabel('密码', { exact: true }).fill('mailbox-123');
     await page.getByRole('button', { name: /登录邮箱/ }).click();
-    await page.waitForURL(`${server.baseUrl}/user/inbox`);
+    await page.waitForURL(`${suite.baseUrl}/user/inbox`);
     expect(await page.getByTestId('current-user').textContent()).toBe(`${localPart}@${domain}`);
     await context.close();
   });
 
   it('lists domains for sale in yuan, each with a buy button', async () => {
-    const domain = await addDomain({ forSale: true, price: 1250 });
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/store`);
+    const domain = await addMailboxDomain({ forSale: true, price: 1250 });
+    const { context, page } = await suite.newPage();
+    await page.goto(`${suite.baseUrl}/store`);
     const card = page.locator('.ant-col .ant-card').filter({ hasText: domain });
     await card.waitFor();
     expect(await card.textContent()).toContain('12.50');
@@ -90,7 +78,7 @@ describe('mailboxes, store and first-run set-up', () => {
   it('a fresh install offers the 初始化 tab and creates the first administrator', async () => {
     const fresh = await startServer({ initialAdmin: false });
     try {
-      const { context, page } = await newPage(browser);
+      const { context, page } = await suite.newPage();
       await page.goto(`${fresh.baseUrl}/auth`);
       await page.getByRole('tab', { name: '初始化' }).waitFor();
       await page.getByText('setup-token').first().waitFor();
@@ -102,8 +90,8 @@ describe('mailboxes, store and first-run set-up', () => {
       await page.getByRole('button', { name: /完成初始化/ }).click();
       await page.waitForURL(`${fresh.baseUrl}/user/inbox`);
       await page.getByRole('menuitem', { name: /系统账号/ }).waitFor();
-      const settings = await page.evaluate(() => JSON.parse(localStorage.getItem('settings_') ?? '{}'));
-      expect(settings.initialized).toBe(true);
+      const settings = await readStoredJson<PublicSettings>(page, 'settings_');
+      expect(settings?.initialized).toBe(true);
       await context.close();
     } finally {
       await fresh.stop();

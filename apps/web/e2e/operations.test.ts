@@ -1,101 +1,84 @@
-import type { ApiKeyView, DashboardView, SessionItem, SettingData } from '@youju/contract';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type {
+  ApiKeyView,
+  CreatedAddress,
+  DashboardView,
+  RegEmailData,
+  SessionItem,
+  SettingData,
+} from '@youju/contract';
+import { afterAll, describe, expect, it } from 'vitest';
 import { freeDnsPort, type RunningDnsServer, startDnsmasq } from '../../server/test/support/dns-servers';
-import { apiAs, ok, uniqueName } from './support/api';
-import { apiLogin, latinWords, launchBrowser, newPage } from './support/browser';
-import { type RunningServer, startServer } from './support/server';
+import { addDomain, apiWithKey, createSysAccount, getVariables, ok, uniqueName } from './support/api';
+import { latinWords } from './support/browser';
+import { setUpBrowserSuite } from './support/suite';
 
 /** The chunks that carry echarts: none of them may load with the first page. */
-const CHART_CHUNK = /\/assets\/(installCanvasRenderer|radar-chart-canvas|line-chart-canvas)-[^/]+\.js$/;
+const CHART_CHUNK = /\/assets\/(use-chart-canvas|radar-chart-canvas|line-chart-canvas)-[^/]+\.js$/;
 
 describe('running the service: dashboard, settings, version, security, interface', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let adminToken: string;
   // The users' domains prove ownership as a real owner would: a TXT record on a name server.
   let dnsPort: number;
   let dns: RunningDnsServer | undefined;
   const verificationRecords: { name: string; value: string }[] = [];
-
-  beforeAll(async () => {
+  const suite = setUpBrowserSuite(async () => {
     dnsPort = await freeDnsPort();
-    server = await startServer({ env: { DNS_SERVERS: `127.0.0.1:${dnsPort}` } });
-    browser = await launchBrowser();
-    adminToken = await apiLogin(server.baseUrl, server.adminUser, server.adminPassword);
+    return { env: { DNS_SERVERS: `127.0.0.1:${dnsPort}` } };
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
     await dns?.stop();
   });
-
-  /** Opens a /user screen with a stored token, as a returning visitor would. */
-  async function openAs(token: string, path: string): Promise<Page> {
-    const { page } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/home`);
-    await page.evaluate((value) => localStorage.setItem('token', value), token);
-    await page.goto(`${server.baseUrl}${path}`);
-    return page;
-  }
 
   async function userWithDomain(
     label: string,
   ): Promise<{ token: string; username: string; domain: string; domainId: number }> {
     const username = uniqueName(label);
-    ok(
-      await apiAs(server.baseUrl, adminToken).post('/admin/createSysAccount', {
-        username,
-        password: 'secret-123',
-        role: 'user',
-      }),
-    );
-    const token = await apiLogin(server.baseUrl, username, 'secret-123');
+    await createSysAccount(suite.admin, {
+      username,
+      password: 'secret-123',
+      role: 'user',
+    });
+    const token = await suite.login(username, 'secret-123');
     const domain = `${username}.youju.test`;
-    const added = ok(
-      await apiAs(server.baseUrl, token).post<{ id: number; verification: { name: string; value: string } }>(
-        '/user/addDomain',
-        { name: domain, publicRegistration: true },
-      ),
-    );
+    const added = await addDomain(suite.api(token), { name: domain, publicRegistration: true });
+    if (!added.verification) throw new Error('新域名没有所有权验证记录');
     verificationRecords.push(added.verification);
     await dns?.stop();
     dns = await startDnsmasq({ local: ['youju.test'], txt: verificationRecords }, dnsPort);
-    ok(await apiAs(server.baseUrl, token).post('/user/verifyDomain', { id: added.id }));
+    ok(await suite.api(token).post('/user/verifyDomain', { id: added.id }));
     return { token, username, domain, domainId: added.id };
   }
 
   it('/user/dashboard shows the figures, the line chart and the radar chart; echarts stays out of the first page', async () => {
-    const { page, context } = await newPage(browser);
+    const { page, context } = await suite.newPage();
     const scripts: string[] = [];
     page.on('request', (request) => {
       if (request.resourceType() === 'script') scripts.push(request.url());
     });
-    await page.goto(`${server.baseUrl}/home`);
+    await page.goto(`${suite.baseUrl}/home`);
     await page.waitForLoadState('networkidle');
     expect(scripts.length).toBeGreaterThan(0);
     expect(scripts.filter((url) => CHART_CHUNK.test(url))).toEqual([]);
 
-    await page.evaluate((value) => localStorage.setItem('token', value), adminToken);
-    await page.goto(`${server.baseUrl}/user/dashboard`);
+    await page.evaluate((value) => localStorage.setItem('token', value), suite.adminToken);
+    await page.goto(`${suite.baseUrl}/user/dashboard`);
     await page.getByText('今日收信').waitFor();
     await page.locator('.dashboard-radar-chart canvas').first().waitFor();
     await page.locator('.dashboard-line-chart canvas').first().waitFor();
     expect(scripts.some((url) => /radar-chart-canvas/.test(url))).toBe(true);
 
-    const data = ok(await apiAs(server.baseUrl, adminToken).get<DashboardView>('/user/getDashboard'));
+    const data = ok(await suite.admin.get<DashboardView>('/user/getDashboard'));
     const card = page.getByLabel('域名', { exact: true });
     expect(await card.locator('.ant-statistic-content-value').textContent()).toBe(
       String(data.totals.domains),
     );
     expect(await page.getByText('全站数据').count()).toBe(1);
     expect(await page.getByText(/健康度/).count()).toBeGreaterThan(0);
-    expect(await latinWords(page, [server.adminUser, 'DNS'])).toEqual([]);
+    expect(await latinWords(page, [suite.server.adminUser, 'DNS'])).toEqual([]);
     await context.close();
   });
 
   it('/user/setting saves system settings at once, keeps secrets masked and validates in Chinese', async () => {
-    const page = await openAs(adminToken, '/user/setting');
+    const page = await suite.openAs(suite.adminToken, '/user/setting');
     const form = page.locator('form[id="system-settings-form"]');
     await form.getByLabel('站点名称').waitFor();
     const siteName = `测试站${Date.now() % 1000}`;
@@ -105,9 +88,7 @@ describe('running the service: dashboard, settings, version, security, interface
     await form.getByRole('button', { name: /保存系统设置/ }).click();
     await page.getByText('系统设置已保存，立即生效').waitFor();
 
-    const variables = (await (await fetch(`${server.baseUrl}/api/getVar`)).json()) as {
-      settings: { siteName: string; announcement: string };
-    };
+    const variables = await getVariables(suite.baseUrl);
     expect(variables.settings).toMatchObject({ siteName, announcement: '今晚十点维护' });
 
     // After a reload the relay password shows masked and never in clear.
@@ -122,7 +103,7 @@ describe('running the service: dashboard, settings, version, security, interface
     await form.getByLabel('单个 IP 登录失败上限').fill('30');
     await form.getByRole('button', { name: /保存系统设置/ }).click();
     await page.getByText('系统设置已保存，立即生效').first().waitFor();
-    const saved = ok(await apiAs(server.baseUrl, adminToken).get<SettingData>('/user/getSetting'));
+    const saved = ok(await suite.admin.get<SettingData>('/user/getSetting'));
     expect(saved.system).toMatchObject({ loginMaxFailuresPerIp: 30, relayPasswordSet: true });
 
     // A bad value is explained next to the field, and nothing is sent.
@@ -135,9 +116,9 @@ describe('running the service: dashboard, settings, version, security, interface
     await personal.getByLabel('显示名称').fill('管理员小王');
     await personal.getByRole('button', { name: /保存个人设置/ }).click();
     await page.getByText('个人设置已保存').waitFor();
-    expect(
-      ok(await apiAs(server.baseUrl, adminToken).get<SettingData>('/user/getSetting')).personal.displayName,
-    ).toBe('管理员小王');
+    expect(ok(await suite.admin.get<SettingData>('/user/getSetting')).personal.displayName).toBe(
+      '管理员小王',
+    );
     expect(
       await latinWords(page, [
         'smtps',
@@ -149,7 +130,7 @@ describe('running the service: dashboard, settings, version, security, interface
         'alipay',
         'wxpay',
         'qqpay',
-        server.adminUser,
+        suite.server.adminUser,
         'IP',
         'https',
         'http',
@@ -164,7 +145,7 @@ describe('running the service: dashboard, settings, version, security, interface
     ).toEqual([]);
     await page.context().close();
     ok(
-      await apiAs(server.baseUrl, adminToken).post('/user/updateSetting', {
+      await suite.admin.post('/user/updateSetting', {
         system: { siteName: '邮局', announcement: '', relayUrl: '' },
       }),
     );
@@ -173,13 +154,13 @@ describe('running the service: dashboard, settings, version, security, interface
   it('/user/setting gives a mailbox user personal settings and the password change, not the system form', async () => {
     const owner = await userWithDomain('mailowner');
     const registered = ok(
-      await apiAs(server.baseUrl).post<{ token: string; email: string }>('/regEmail', {
+      await suite.api().post<RegEmailData>('/regEmail', {
         domainId: owner.domainId,
         localPart: 'reader',
         password: 'mailbox-123',
       }),
     );
-    const page = await openAs(registered.token, '/user/setting');
+    const page = await suite.openAs(registered.token, '/user/setting');
     await page.getByText('个人设置', { exact: true }).waitFor();
     await page.getByText('修改密码', { exact: true }).waitFor();
     expect(await page.locator('form[id="system-settings-form"]').count()).toBe(0);
@@ -191,12 +172,12 @@ describe('running the service: dashboard, settings, version, security, interface
     await page.getByText('密码已修改').waitFor();
     const stored = await page.evaluate(() => localStorage.getItem('token'));
     expect(stored).not.toBe(registered.token);
-    ok(await apiAs(server.baseUrl).post('/loginEmail', { email: registered.email, password: 'mailbox-456' }));
+    ok(await suite.api().post('/loginEmail', { email: registered.email, password: 'mailbox-456' }));
     await page.context().close();
   });
 
   it('/user/version shows the release and renders the changelog', async () => {
-    const page = await openAs(adminToken, '/user/version');
+    const page = await suite.openAs(suite.adminToken, '/user/version');
     await page.getByText('更新日志', { exact: true }).first().waitFor();
     await page.getByText('数据库结构版本').waitFor();
     expect(await page.getByText('SQLite（内置）').count()).toBe(1);
@@ -210,17 +191,15 @@ describe('running the service: dashboard, settings, version, security, interface
 
   it('/user/safe: change password, sessions, login history and the blacklist with own-IP protection', async () => {
     const username = uniqueName('safe');
-    ok(
-      await apiAs(server.baseUrl, adminToken).post('/admin/createSysAccount', {
-        username,
-        password: 'secret-123',
-        role: 'admin',
-      }),
-    );
-    await apiAs(server.baseUrl).post('/login', { username, password: 'wrong-password' });
-    const token = await apiLogin(server.baseUrl, username, 'secret-123');
-    const other = await apiLogin(server.baseUrl, username, 'secret-123');
-    const page = await openAs(token, '/user/safe');
+    await createSysAccount(suite.admin, {
+      username,
+      password: 'secret-123',
+      role: 'admin',
+    });
+    await suite.api().post('/login', { username, password: 'wrong-password' });
+    const token = await suite.login(username, 'secret-123');
+    const other = await suite.login(username, 'secret-123');
+    const page = await suite.openAs(token, '/user/safe');
 
     // Sessions: this browser is the current one; end the other.
     const sessions = page.locator('.ant-card').filter({ hasText: '登录中的设备' });
@@ -238,7 +217,7 @@ describe('running the service: dashboard, settings, version, security, interface
           .find((card) => card.textContent?.includes('登录中的设备'))
           ?.querySelectorAll('tbody tr.ant-table-row').length === 1,
     );
-    expect((await apiAs(server.baseUrl, other).get<SessionItem[]>('/user/getSessions')).error).not.toBe(0);
+    expect((await suite.api(other).get<SessionItem[]>('/user/getSessions')).error).not.toBe(0);
 
     // Login history: the failure and the successes.
     const history = page.locator('.ant-card').filter({ hasText: '登录记录' });
@@ -281,8 +260,8 @@ describe('running the service: dashboard, settings, version, security, interface
     await page.getByText('密码已修改').waitFor();
     const stored = await page.evaluate(() => localStorage.getItem('token'));
     expect(stored).not.toBe(token);
-    expect((await apiAs(server.baseUrl, token).get('/user/getSessions')).error).toBe(302);
-    expect((await apiAs(server.baseUrl, stored ?? '').get('/user/getSessions')).error).toBe(0);
+    expect((await suite.api(token).get('/user/getSessions')).error).toBe(302);
+    expect((await suite.api(stored ?? '').get('/user/getSessions')).error).toBe(0);
     await page.reload();
     await page.getByText('当前会话').waitFor();
     expect(
@@ -305,7 +284,7 @@ describe('running the service: dashboard, settings, version, security, interface
 
   it('/user/interface shows the key once with curl examples on the user domain, masked later, and refreshes it', async () => {
     const user = await userWithDomain('apikey');
-    const page = await openAs(user.token, '/user/interface');
+    const page = await suite.openAs(user.token, '/user/interface');
     await page.getByText('请立即复制并妥善保存密钥').waitFor();
     const key = (await page.locator('.api-key-value').first().textContent())?.trim() ?? '';
     expect(key).toMatch(/^yj_[A-Za-z0-9_-]{32}$/);
@@ -316,14 +295,10 @@ describe('running the service: dashboard, settings, version, security, interface
     expect(await page.locator('.curl-examples .ant-typography-copy').count()).toBe(5);
 
     // The key works with the open API exactly as the example says.
-    const created = await fetch(`${server.baseUrl}/api/open/createEmail`, {
-      method: 'POST',
-      headers: { 'X-API-Key': key, 'content-type': 'application/json' },
-      body: JSON.stringify({ localPart: 'test' }),
+    const created = await apiWithKey(suite.baseUrl, key).post<CreatedAddress>('/open/createEmail', {
+      localPart: 'test',
     });
-    expect(((await created.json()) as { data: { address: string } }).data.address).toBe(
-      `test@${user.domain}`,
-    );
+    expect(ok(created).address).toBe(`test@${user.domain}`);
 
     // Shown once: after a reload it is masked.
     await page.reload();
@@ -343,16 +318,14 @@ describe('running the service: dashboard, settings, version, security, interface
     const fresh = (await page.locator('.api-key-value').first().textContent())?.trim() ?? '';
     expect(fresh).toMatch(/^yj_/);
     expect(fresh).not.toBe(key);
-    const refused = await fetch(`${server.baseUrl}/api/open/getInbox?address=test@${user.domain}`, {
-      headers: { 'X-API-Key': key },
-    });
+    const refused = await apiWithKey(suite.baseUrl, key).fetch(`/open/getInbox?address=test@${user.domain}`);
     expect(refused.status).toBe(403);
-    expect(ok(await apiAs(server.baseUrl, user.token).get<ApiKeyView>('/user/getKey')).masked).toBe(true);
+    expect(ok(await suite.api(user.token).get<ApiKeyView>('/user/getKey')).masked).toBe(true);
     await page.context().close();
 
     // /use shows the same calls in general form.
-    const { page: usePage, context } = await newPage(browser);
-    await usePage.goto(`${server.baseUrl}/use`);
+    const { page: usePage, context } = await suite.newPage();
+    await usePage.goto(`${suite.baseUrl}/use`);
     await usePage.getByText('接口调用示例').waitFor();
     const general = await usePage.locator('.curl-command').allTextContents();
     expect(general).toHaveLength(5);
@@ -361,7 +334,7 @@ describe('running the service: dashboard, settings, version, security, interface
   });
 
   it('shows the new menu entries in Chinese to the roles that should see them', async () => {
-    const page = await openAs(adminToken, '/user/dashboard');
+    const page = await suite.openAs(suite.adminToken, '/user/dashboard');
     const menu = page.locator('.ant-layout-sider').getByRole('menuitem');
     await menu.first().waitFor();
     const names = (await menu.allInnerTexts()).map((text) => text.trim());

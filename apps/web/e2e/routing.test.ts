@@ -1,78 +1,66 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage } from './support/browser';
+import { describe, expect, it } from 'vitest';
 import { repositoryRoot } from './support/build';
-import { type RunningServer, startServer } from './support/server';
+import { setUpBrowserSuite } from './support/suite';
 
 /** echarts and its renderer zrender leave these names in their minified code. */
 const chartLibraryMarker = /echarts|zrender/;
 
-describe('routes (seed section 2)', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+describe('routes', () => {
+  const suite = setUpBrowserSuite();
 
   it('/ redirects to /home', async () => {
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/`);
-    await page.waitForURL(`${server.baseUrl}/home`);
+    const { context, page } = await suite.newPage();
+    await page.goto(`${suite.baseUrl}/`);
+    await page.waitForURL(`${suite.baseUrl}/home`);
     await page.getByRole('link', { name: /注册 \/ 登录/ }).waitFor();
     await context.close();
   });
 
   it('an unknown path goes to / and on to /home', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await suite.newPage();
     const visited: string[] = [];
     page.on('framenavigated', (frame) => {
       if (frame === page.mainFrame()) visited.push(new URL(frame.url()).pathname);
     });
-    await page.goto(`${server.baseUrl}/no/such/page`);
-    await page.waitForURL(`${server.baseUrl}/home`);
+    await page.goto(`${suite.baseUrl}/no/such/page`);
+    await page.waitForURL(`${suite.baseUrl}/home`);
     expect(visited[0]).toBe('/no/such/page');
     expect(new URL(page.url()).pathname).toBe('/home');
     await context.close();
   });
 
   it('/user without a token goes to /auth, and /auth needs no login', async () => {
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/user`);
-    await page.waitForURL(`${server.baseUrl}/auth`);
-    await page.goto(`${server.baseUrl}/user/sysAccount`);
-    await page.waitForURL(`${server.baseUrl}/auth`);
+    const { context, page } = await suite.newPage();
+    await page.goto(`${suite.baseUrl}/user`);
+    await page.waitForURL(`${suite.baseUrl}/auth`);
+    await page.goto(`${suite.baseUrl}/user/sysAccount`);
+    await page.waitForURL(`${suite.baseUrl}/auth`);
     await page.getByRole('tab', { name: '系统账号登录' }).waitFor();
     await context.close();
   });
 
   it('public pages share the navigation and show the store honestly', async () => {
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/home`);
+    const { context, page } = await suite.newPage();
+    await page.goto(`${suite.baseUrl}/home`);
     await page.getByRole('menuitem', { name: /使用说明/ }).click();
-    await page.waitForURL(`${server.baseUrl}/use`);
+    await page.waitForURL(`${suite.baseUrl}/use`);
     await page.getByText('注册或登录').waitFor();
     await page.getByRole('menuitem', { name: /商店/ }).click();
-    await page.waitForURL(`${server.baseUrl}/store`);
+    await page.waitForURL(`${suite.baseUrl}/store`);
     await page.getByText('暂无在售的邮箱域名').waitFor();
     await page
       .getByRole('link', { name: /登\s*录/ })
       .first()
       .click();
-    await page.waitForURL(`${server.baseUrl}/auth`);
+    await page.waitForURL(`${suite.baseUrl}/auth`);
     await context.close();
   });
 
   it('shows the progress bar during a navigation and removes it afterwards', async () => {
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/home`, { waitUntil: 'networkidle' });
+    const { context, page } = await suite.newPage();
+    await page.goto(`${suite.baseUrl}/home`, { waitUntil: 'networkidle' });
     await page.waitForFunction(() => !document.getElementById('nprogress'));
     await page.evaluate(() => {
       const seen: string[] = [];
@@ -83,7 +71,7 @@ describe('routes (seed section 2)', () => {
       }).observe(document.body, { childList: true });
     });
     await page.getByRole('menuitem', { name: /商店/ }).click();
-    await page.waitForURL(`${server.baseUrl}/store`);
+    await page.waitForURL(`${suite.baseUrl}/store`);
     await page.waitForFunction(() => !document.getElementById('nprogress'));
     const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
     expect(seen).toEqual(['true', 'false']);
@@ -91,14 +79,14 @@ describe('routes (seed section 2)', () => {
   });
 
   it('the first page loads no chart code; echarts lives in a chunk of its own', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await suite.newPage();
     const scripts: Array<{ url: string; body: string }> = [];
     page.on('response', async (response) => {
       if (response.request().resourceType() === 'script') {
         scripts.push({ url: response.url(), body: await response.text() });
       }
     });
-    await page.goto(`${server.baseUrl}/home`, { waitUntil: 'networkidle' });
+    await page.goto(`${suite.baseUrl}/home`, { waitUntil: 'networkidle' });
     await page.getByRole('link', { name: /注册 \/ 登录/ }).waitFor();
     expect(scripts.length).toBeGreaterThan(0);
     const entry = await page.locator('script[type="module"][src]').getAttribute('src');

@@ -2,66 +2,46 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, ok, uniqueName } from './support/api';
-import { apiLogin, launchBrowser, loginThroughForm, newPage } from './support/browser';
-import { type RunningServer, startServer } from './support/server';
+import { addDomain, createAddress, ok, uniqueName } from './support/api';
+import { loginThroughForm } from './support/browser';
+import { setUpBrowserSuite } from './support/suite';
 
 /**
- * Issue 4 in the browser: compose a Chinese message with an attachment, watch the upload
+ * Compose and sent mail in the browser: compose a Chinese message with an attachment, watch the upload
  * percentage, send, and see it delivered in /user/sent (to a local mailbox, stored by the server's
  * own inbound path).
  */
 describe('compose and sent mail in the browser', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let adminToken: string;
+  const suite = setUpBrowserSuite({ env: { QUEUE_POLL_MS: '300' } });
   let domain: string;
   let recipient: string;
   let sender: string;
   let fileDir: string;
 
   beforeAll(async () => {
-    server = await startServer({ env: { QUEUE_POLL_MS: '300' } });
-    browser = await launchBrowser();
-    adminToken = await apiLogin(server.baseUrl, server.adminUser, server.adminPassword);
     domain = `${uniqueName('send')}.test`;
-    const added = ok(
-      await apiAs(server.baseUrl, adminToken).post<{ id: number }>('/user/addDomain', { name: domain }),
-    );
-    sender = ok(
-      await apiAs(server.baseUrl, adminToken).post<{ address: string }>('/user/createEmail', {
-        domainId: added.id,
-        localPart: 'zhangsan',
-      }),
-    ).address;
-    recipient = ok(
-      await apiAs(server.baseUrl, adminToken).post<{ address: string }>('/user/createEmail', {
-        domainId: added.id,
-        localPart: 'lisi',
-      }),
-    ).address;
+    const added = await addDomain(suite.admin, { name: domain });
+    sender = await createAddress(suite.admin, { domainId: added.id, localPart: 'zhangsan' });
+    recipient = await createAddress(suite.admin, { domainId: added.id, localPart: 'lisi' });
     fileDir = await mkdtemp(join(tmpdir(), 'youju-e2e-upload-'));
     // What the sender set in /user/setting: the name in From and the signature under the body.
     ok(
-      await apiAs(server.baseUrl, adminToken).post('/user/updateSetting', {
+      await suite.admin.post('/user/updateSetting', {
         personal: { displayName: '张三', signature: '张三\n市场部' },
       }),
     );
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
     if (fileDir) await rm(fileDir, { recursive: true, force: true });
   });
 
   it('sends a Chinese message with an attachment and shows it delivered', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await suite.newPage();
     try {
-      await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
+      await loginThroughForm(page, suite.baseUrl, suite.server.adminUser, suite.server.adminPassword);
       await page.locator('.ant-layout-sider').getByRole('menuitem', { name: '已发送' }).click();
-      await page.waitForURL(`${server.baseUrl}/user/sent`);
+      await page.waitForURL(`${suite.baseUrl}/user/sent`);
       // The router renders the next screen in a transition: the inbox, with its own 写邮件 button,
       // can still be on screen when the URL has changed. Wait for the sent list itself.
       await page.getByRole('columnheader', { name: '收件人与投递状态' }).waitFor();
@@ -108,17 +88,25 @@ describe('compose and sent mail in the browser', () => {
         downloadThroughput: -1,
         uploadThroughput: 512 * 1024,
       });
+      // Every text the attachment's progress shows, as the page renders it.
+      await page.evaluate(() => {
+        const shown: string[] = [];
+        (window as unknown as { progressShown: string[] }).progressShown = shown;
+        new MutationObserver(() => {
+          const indicator = document.querySelector(
+            '[data-testid="compose-attachment"] .ant-progress-indicator',
+          );
+          if (indicator?.textContent && indicator.textContent !== shown.at(-1))
+            shown.push(indicator.textContent);
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
       await drawer.locator('input[type="file"]').setInputFiles(filePath);
       const row = drawer.getByTestId('compose-attachment');
-      const seen = new Set<number>();
-      const deadline = Date.now() + 60_000;
-      while (Date.now() < deadline) {
-        const text = await row.locator('.ant-progress-indicator').textContent({ timeout: 5_000 });
-        const percent = /(\d+)%/.exec(text ?? '');
-        if (percent) seen.add(Number(percent[1]));
-        if (text?.includes('已上传')) break;
-        await page.waitForTimeout(50);
-      }
+      await row.locator('.ant-progress-indicator', { hasText: '已上传' }).waitFor({ timeout: 60_000 });
+      const shown = await page.evaluate(
+        () => (window as unknown as { progressShown: string[] }).progressShown,
+      );
+      const seen = new Set(shown.flatMap((text) => /(\d+)%/.exec(text)?.slice(1).map(Number) ?? []));
       await cdp.send('Network.emulateNetworkConditions', {
         offline: false,
         latency: 0,
@@ -149,13 +137,13 @@ describe('compose and sent mail in the browser', () => {
 
       // The recipient got it, attachment intact.
       const inbox = ok(
-        await apiAs(server.baseUrl, adminToken).get<{ list: { id: number; subject: string }[] }>(
+        await suite.admin.get<{ list: { id: number; subject: string }[] }>(
           `/user/getInbox?address=${encodeURIComponent(recipient)}`,
         ),
       );
       expect(inbox.list[0]?.subject).toBe('季度总结：请查收');
       const mail = ok(
-        await apiAs(server.baseUrl, adminToken).get<{
+        await suite.admin.get<{
           text: string;
           from: { name: string; address: string };
           attachments: { filename: string; contentType: string; size: number }[];

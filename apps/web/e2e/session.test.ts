@@ -1,24 +1,15 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { latinWords, launchBrowser, loginThroughForm, menuNames, newPage } from './support/browser';
-import { type RunningServer, startServer } from './support/server';
+import type { PermissionData, PublicSettings } from '@youju/contract';
+import { describe, expect, it } from 'vitest';
+import { ok } from './support/api';
+import { latinWords, loginThroughForm, menuNames, readStoredJson } from './support/browser';
+import { setUpBrowserSuite } from './support/suite';
 
 describe('session: login, stores, expiry, logout', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = setUpBrowserSuite();
 
   it('logs in through the form, lands on /user/inbox and sends the bearer token afterwards', async () => {
-    const { context, page } = await newPage(browser);
-    await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
+    const { context, page } = await suite.newPage();
+    await loginThroughForm(page, suite.baseUrl, suite.server.adminUser, suite.server.adminPassword);
     await page.getByText('暂无邮件').waitFor();
     const token = await page.evaluate(() => localStorage.getItem('token'));
     expect(token).toMatch(/\S{16,}/);
@@ -29,9 +20,9 @@ describe('session: login, stores, expiry, logout', () => {
         authorizations.push(request.headers().authorization);
     });
     await page.getByRole('menuitem', { name: /系统账号/ }).click();
-    await page.waitForURL(`${server.baseUrl}/user/sysAccount`);
+    await page.waitForURL(`${suite.baseUrl}/user/sysAccount`);
     await page
-      .getByRole('cell', { name: new RegExp(server.adminUser) })
+      .getByRole('cell', { name: new RegExp(suite.server.adminUser) })
       .first()
       .waitFor();
     expect(authorizations.length).toBeGreaterThan(0);
@@ -40,20 +31,20 @@ describe('session: login, stores, expiry, logout', () => {
   });
 
   it('mirrors the permission and settings stores in local storage', async () => {
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/home`, { waitUntil: 'networkidle' });
-    const anonymous = await page.evaluate(() => ({
-      permission: JSON.parse(localStorage.getItem('permission_') ?? 'null'),
-      settings: JSON.parse(localStorage.getItem('settings_') ?? 'null'),
-    }));
+    const { context, page } = await suite.newPage();
+    await page.goto(`${suite.baseUrl}/home`, { waitUntil: 'networkidle' });
+    const anonymous = {
+      permission: await readStoredJson<PermissionData>(page, 'permission_'),
+      settings: await readStoredJson<PublicSettings>(page, 'settings_'),
+    };
     expect(anonymous.permission).toEqual({ role: 'anonymous', permissions: [] });
     expect(anonymous.settings).toMatchObject({ initialized: true });
-    expect(typeof anonymous.settings.siteName).toBe('string');
+    expect(typeof anonymous.settings?.siteName).toBe('string');
 
-    await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
-    const admin = await page.evaluate(() => JSON.parse(localStorage.getItem('permission_') ?? 'null'));
-    expect(admin).toMatchObject({ role: 'admin', name: server.adminUser });
-    expect(admin.permissions).toEqual(expect.arrayContaining(['menu:inbox', 'menu:sysAccount']));
+    await loginThroughForm(page, suite.baseUrl, suite.server.adminUser, suite.server.adminPassword);
+    const admin = await readStoredJson<PermissionData>(page, 'permission_');
+    expect(admin).toMatchObject({ role: 'admin', name: suite.server.adminUser });
+    expect(admin?.permissions).toEqual(expect.arrayContaining(['menu:inbox', 'menu:sysAccount']));
     // The menu shows the built screens the permissions allow, each leading to a real screen.
     const menu = await menuNames(page);
     expect(menu[0]).toBe('收件箱');
@@ -69,38 +60,35 @@ describe('session: login, stores, expiry, logout', () => {
   });
 
   it('an invalid token sends the visitor to /auth with the expired-login message', async () => {
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/home`);
+    const { context, page } = await suite.newPage();
+    await page.goto(`${suite.baseUrl}/home`);
     await page.evaluate(() => localStorage.setItem('token', 'bogus-token-that-the-server-never-issued'));
-    await page.goto(`${server.baseUrl}/user/inbox`);
-    await page.waitForURL(`${server.baseUrl}/auth`);
+    await page.goto(`${suite.baseUrl}/user/inbox`);
+    await page.waitForURL(`${suite.baseUrl}/auth`);
     await page.getByText('登录状态已过期，请先登录').waitFor();
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
     await context.close();
   });
 
   it('a token revoked on the server is caught by the 302 rule on the next call', async () => {
-    const { context, page } = await newPage(browser);
-    await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
+    const { context, page } = await suite.newPage();
+    await loginThroughForm(page, suite.baseUrl, suite.server.adminUser, suite.server.adminPassword);
     // The inbox calls the API as it opens; let those calls finish with the valid token first.
     await page.getByText('暂无邮件').waitFor();
     const token = await page.evaluate(() => localStorage.getItem('token'));
     // Revoke the session behind the page's back, then use a screen that calls the API.
-    const response = await fetch(`${server.baseUrl}/api/user/logout`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(((await response.json()) as { error: number }).error).toBe(0);
+    ok(await suite.api(token ?? undefined).get('/user/logout'));
     await page.getByRole('menuitem', { name: /系统账号/ }).click();
-    await page.waitForURL(`${server.baseUrl}/auth`);
+    await page.waitForURL(`${suite.baseUrl}/auth`);
     await page.getByText('登录状态已过期，请先登录').waitFor();
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
     await context.close();
   });
 
   it('a wrong password shows the server message in Chinese and stays on /auth', async () => {
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/auth`);
-    await page.getByLabel('用户名', { exact: true }).fill(server.adminUser);
+    const { context, page } = await suite.newPage();
+    await page.goto(`${suite.baseUrl}/auth`);
+    await page.getByLabel('用户名', { exact: true }).fill(suite.server.adminUser);
     await page.getByLabel('密码', { exact: true }).fill('wrong-password');
     await page.getByRole('button', { name: /^登\s*录$/ }).click();
     const toast = page.locator('.ant-message-notice').first();
@@ -112,22 +100,22 @@ describe('session: login, stores, expiry, logout', () => {
   });
 
   it('logs out: token gone, menus reset, back on /auth', async () => {
-    const { context, page } = await newPage(browser);
-    await loginThroughForm(page, server.baseUrl, server.adminUser, server.adminPassword);
+    const { context, page } = await suite.newPage();
+    await loginThroughForm(page, suite.baseUrl, suite.server.adminUser, suite.server.adminPassword);
     await page.getByRole('button', { name: /退出登录/ }).click();
-    await page.waitForURL(`${server.baseUrl}/auth`);
+    await page.waitForURL(`${suite.baseUrl}/auth`);
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
     await page.waitForFunction(
       () => JSON.parse(localStorage.getItem('permission_') ?? '{}').role === 'anonymous',
     );
-    await page.goto(`${server.baseUrl}/user/inbox`);
-    await page.waitForURL(`${server.baseUrl}/auth`);
+    await page.goto(`${suite.baseUrl}/user/inbox`);
+    await page.waitForURL(`${suite.baseUrl}/auth`);
     await context.close();
   });
 
   it('shows /auth in Chinese only', async () => {
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/auth`, { waitUntil: 'networkidle' });
+    const { context, page } = await suite.newPage();
+    await page.goto(`${suite.baseUrl}/auth`, { waitUntil: 'networkidle' });
     for (const tab of ['系统账号登录', '邮箱登录', '注册邮箱']) {
       await page.getByRole('tab', { name: tab }).click();
       expect(await latinWords(page), tab).toEqual([]);

@@ -1,38 +1,19 @@
 import type { PageOf, SysAccount } from '@youju/contract';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, ok, uniqueName } from './support/api';
-import { apiLogin, latinWords, launchBrowser, menuNames, newPage } from './support/browser';
-import { type RunningServer, startServer } from './support/server';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createSysAccount, ok, uniqueName } from './support/api';
+import { latinWords, menuNames } from './support/browser';
+import { setUpBrowserSuite } from './support/suite';
 
 describe('/user/sysAccount', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let adminToken: string;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    adminToken = await apiLogin(server.baseUrl, server.adminUser, server.adminPassword);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = setUpBrowserSuite();
 
   async function accounts(): Promise<SysAccount[]> {
-    return ok(
-      await apiAs(server.baseUrl, adminToken).get<PageOf<SysAccount>>(
-        '/admin/getSysAccount?page=1&pageSize=100',
-      ),
-    ).list;
+    return ok(await suite.admin.get<PageOf<SysAccount>>('/admin/getSysAccount?page=1&pageSize=100')).list;
   }
 
   async function openScreen(): Promise<Page> {
-    const { page } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/home`);
-    await page.evaluate((token) => localStorage.setItem('token', token), adminToken);
-    await page.goto(`${server.baseUrl}/user/sysAccount`);
+    const page = await suite.openAs(suite.adminToken, '/user/sysAccount');
     await page.getByRole('button', { name: /新建账号/ }).waitFor();
     return page;
   }
@@ -54,7 +35,7 @@ describe('/user/sysAccount', () => {
     let account = (await accounts()).find((item) => item.username === username);
     expect(account).toMatchObject({ role: 'user', enabled: true, maxDomains: 3, maxMailboxes: 0 });
     expect(await row(page, username).textContent()).toContain('不限');
-    ok(await apiAs(server.baseUrl).post('/login', { username, password: 'secret-123' }));
+    ok(await suite.api().post('/login', { username, password: 'secret-123' }));
 
     // Edit: role and mailbox limit
     await row(page, username)
@@ -75,7 +56,7 @@ describe('/user/sysAccount', () => {
     await row(page, username).getByRole('switch', { checked: false }).waitFor();
     account = (await accounts()).find((item) => item.username === username);
     expect(account?.enabled).toBe(false);
-    const refused = await apiAs(server.baseUrl).post('/login', { username, password: 'secret-123' });
+    const refused = await suite.api().post('/login', { username, password: 'secret-123' });
     expect(refused.error).not.toBe(0);
 
     // Delete after confirming
@@ -93,13 +74,11 @@ describe('/user/sysAccount', () => {
 
   it('shows the server message when the name is taken', async () => {
     const username = uniqueName('taken');
-    ok(
-      await apiAs(server.baseUrl, adminToken).post('/admin/createSysAccount', {
-        username,
-        password: 'secret-123',
-        role: 'user',
-      }),
-    );
+    await createSysAccount(suite.admin, {
+      username,
+      password: 'secret-123',
+      role: 'user',
+    });
     const page = await openScreen();
     await page.getByRole('button', { name: /新建账号/ }).click();
     const dialog = page.getByRole('dialog');
@@ -114,16 +93,13 @@ describe('/user/sysAccount', () => {
   });
 
   it('pages through the accounts', async () => {
-    const api = apiAs(server.baseUrl, adminToken);
     const prefix = uniqueName('page');
     for (let index = 0; index < 21; index++) {
-      ok(
-        await api.post('/admin/createSysAccount', {
-          username: `${prefix}x${index}`,
-          password: 'secret-123',
-          role: 'user',
-        }),
-      );
+      await createSysAccount(suite.admin, {
+        username: `${prefix}x${index}`,
+        password: 'secret-123',
+        role: 'user',
+      });
     }
     const page = await openScreen();
     const total = (await accounts()).length;
@@ -145,24 +121,19 @@ describe('/user/sysAccount', () => {
     await page.context().close();
 
     const username = uniqueName('plain');
-    ok(
-      await apiAs(server.baseUrl, adminToken).post('/admin/createSysAccount', {
-        username,
-        password: 'secret-123',
-        role: 'user',
-      }),
-    );
-    const userToken = await apiLogin(server.baseUrl, username, 'secret-123');
-    const { page: userPage, context } = await newPage(browser);
-    await userPage.goto(`${server.baseUrl}/home`);
-    await userPage.evaluate((token) => localStorage.setItem('token', token), userToken);
-    await userPage.goto(`${server.baseUrl}/user`);
-    await userPage.waitForURL(`${server.baseUrl}/user/inbox`);
+    await createSysAccount(suite.admin, {
+      username,
+      password: 'secret-123',
+      role: 'user',
+    });
+    const userToken = await suite.login(username, 'secret-123');
+    const userPage = await suite.openAs(userToken, '/user');
+    await userPage.waitForURL(`${suite.baseUrl}/user/inbox`);
     const menu = await menuNames(userPage);
     expect(menu).toContain('收件箱');
     expect(menu).not.toContain('系统账号');
-    await userPage.goto(`${server.baseUrl}/user/sysAccount`);
+    await userPage.goto(`${suite.baseUrl}/user/sysAccount`);
     await userPage.getByText('没有权限').waitFor();
-    await context.close();
+    await userPage.context().close();
   });
 });

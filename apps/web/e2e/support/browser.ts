@@ -81,16 +81,17 @@ export async function menuNames(page: Page): Promise<string[]> {
   return (await items.allInnerTexts()).map((text) => text.trim());
 }
 
-/** Stores a token the way the client does, without going through the form. */
-export async function apiLogin(baseUrl: string, username: string, password: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  const body = (await response.json()) as { error: number; msg: string; data?: { token: string } };
-  if (body.error !== 0 || !body.data) throw new Error(`登录失败：${body.msg}`);
-  return body.data.token;
+/** Stores a login token the way the client does (a returning visitor), then opens `path`. */
+export async function openWithToken(page: Page, baseUrl: string, token: string, path: string): Promise<void> {
+  await page.goto(`${baseUrl}/home`);
+  await page.evaluate((value) => localStorage.setItem('token', value), token);
+  await page.goto(`${baseUrl}${path}`);
+}
+
+/** What the client keeps in local storage under `key`, parsed from JSON (null when absent). */
+export async function readStoredJson<T>(page: Page, key: string): Promise<T | null> {
+  const text = await page.evaluate((name) => localStorage.getItem(name), key);
+  return text === null ? null : (JSON.parse(text) as T);
 }
 
 /**

@@ -9,6 +9,8 @@ import { ensureBuilt, repositoryRoot } from './build';
 export interface RunningServer {
   /** http://127.0.0.1:<port> */
   baseUrl: string;
+  /** the port of the server's SMTP listener, for delivering test mail */
+  smtpPort: number;
   adminUser: string;
   adminPassword: string;
   dataDir: string;
@@ -17,7 +19,8 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-function freePort(): Promise<number> {
+/** A free TCP port on loopback. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.unref();
@@ -119,5 +122,5 @@ export async function startServer({
     await stop();
     throw error;
   }
-  return { baseUrl, adminUser, adminPassword, dataDir, output, stop };
+  return { baseUrl, smtpPort: Number(env.SMTP_PORT), adminUser, adminPassword, dataDir, output, stop };
 }

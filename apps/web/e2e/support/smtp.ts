@@ -1,19 +1,5 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { connect, createServer, type Socket } from 'node:net';
-
-/** A free TCP port on loopback (for the server's SMTP listener, which the test must know). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+import { connect, type Socket } from 'node:net';
 
 /** Reads SMTP replies (RFC 5321 section 4.2: multi-line replies use "code-", the last "code "). */
 function replyReader(socket: Socket) {

@@ -6,7 +6,7 @@ import { AppRouter } from './router';
 // After the libraries' style sheets, so that its rules win.
 import './global.css';
 
-// Seed section 4: the variables call is made once at start-up. It runs here, at module level, so that
+// The variables call (getVar) is made once at start-up. It runs here, at module level, so that
 // React's development double effects cannot repeat it.
 void loadStartupVariables();
 

@@ -5,12 +5,12 @@ import type { ReactNode } from 'react';
 import { AppComponentsProvider } from '../components/app-components';
 import { FeedbackBridge } from '../components/feedback/feedback-bridge';
 import { messageOptions, notificationOptions } from '../config/constants';
-import '../lib/dayjs';
+import '../lib/dates';
 import { queryClient } from '../lib/query-client';
 
 /**
- * Root view providers (seed sections 2 and 9): Chinese interface and date locale, antd feedback with
- * the specified durations, the query client and the app-wide components.
+ * Root view providers: Chinese interface and date locale, antd feedback (messages 3 s,
+ * notifications 4.5 s at 24 px), the query client and the app-wide components.
  */
 export function AppProvider({ children }: { children: ReactNode }) {
   return (

@@ -9,7 +9,7 @@ const loaderArgs = {} as LoaderFunctionArgs;
 async function setUp(role: Role, permissions = permissionsFor(role)) {
   vi.resetModules();
   const [{ apiClient }, guards, feedback, routes] = await Promise.all([
-    import('../lib/api-client'),
+    import('../lib/http/client'),
     import('./route-guards'),
     import('../lib/feedback'),
     import('../config/routes'),

@@ -3,11 +3,11 @@ import { type LoaderFunction, redirect } from 'react-router-dom';
 import { allowedUserScreens, paths, type RouteEntry, userScreens } from '../config/routes';
 import { showErrorMessage } from '../lib/feedback';
 import { variablesSettled } from '../lib/variables';
-import { permissionsOf, usePermissionStore } from '../stores/permission-store';
-import { clearToken, hasToken } from '../stores/session-store';
+import { permissionsOf, usePermissionStore } from '../state/permission';
+import { clearToken, hasToken } from '../state/session';
 
 /**
- * Seed section 2: a route that needs a login sends a visitor without a stored token to /auth. Every
+ * A route that needs a login sends a visitor without a stored token to /auth. Every
  * registered route runs this before it renders, which is also what makes each navigation pass through
  * the router's loading state that drives the progress bar.
  */

@@ -1,4 +1,4 @@
-/** Business constants of seed section 9 that shape the interface. */
+/** Business constants that shape the interface: progress bar and feedback timings, the default site name. */
 
 /** Progress indicator shown while a navigation runs. */
 export const progressOptions = { minimum: 0.1, speed: 400, trickleSpeed: 200 } as const;

@@ -5,9 +5,5 @@ import { DEFAULT_PERMISSION_KEY } from '@youju/contract';
  * apply Vite's `define`, so the permission key falls back to the contract's default there.
  */
 export const env = {
-  /** every call goes to a path beginning /api (seed section 7) */
-  apiBaseUrl: '/api',
-  /** API timeout, seed section 9 */
-  apiTimeoutMs: 60_000,
   permissionKey: typeof __PERMISSION_KEY__ === 'string' ? __PERMISSION_KEY__ : DEFAULT_PERMISSION_KEY,
 } as const;

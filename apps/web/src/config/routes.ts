@@ -20,7 +20,7 @@ import { Permission, type UserScreen } from '@youju/contract';
 import type { ComponentType } from 'react';
 
 /**
- * The route registry (seed section 2). Every screen declares its path, its Chinese menu name, its icon,
+ * The route registry. Every screen declares its path, its Chinese menu name, its icon,
  * the permission that shows it and whether it needs a login; the router, the guards and the menus all
  * read from here so that they cannot disagree.
  */
@@ -51,7 +51,7 @@ export const publicRoutes = {
   home: { path: paths.home, name: '首页', icon: HomeOutlined, requiresLogin: false },
   use: { path: paths.use, name: '使用说明', icon: BookOutlined, requiresLogin: false },
   store: { path: paths.store, name: '商店', icon: ShopOutlined, requiresLogin: false },
-  /** explicitly marked as not requiring login (seed section 2) */
+  /** explicitly marked as not requiring login */
   auth: { path: paths.auth, name: '登录', icon: LoginOutlined, requiresLogin: false },
 } satisfies Record<string, RouteEntry>;
 

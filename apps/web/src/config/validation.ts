@@ -36,3 +36,20 @@ export const rules = {
   ],
   setupToken: [{ required: true, message: '请输入初始化令牌' }],
 } satisfies Record<string, Rule[]>;
+
+/**
+ * The form field `confirmPassword`, where a password is typed again: required, checked again when
+ * `passwordField` changes, and the same as it. Spread into its Form.Item.
+ */
+export function confirmationField(passwordField: string, what = '密码') {
+  const confirmationRules: Rule[] = [
+    { required: true, message: `请再次输入${what}` },
+    ({ getFieldValue }) => ({
+      validator: (_rule, value) =>
+        !value || getFieldValue(passwordField) === value
+          ? Promise.resolve()
+          : Promise.reject(new Error(`两次输入的${what}不一致`)),
+    }),
+  ];
+  return { name: 'confirmPassword', dependencies: [passwordField], rules: confirmationRules };
+}

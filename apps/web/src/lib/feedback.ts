@@ -3,7 +3,7 @@ import type { NotificationInstance } from 'antd/es/notification/interface';
 
 /**
  * Bridge from code outside React (HTTP client, query cache, start-up) to the antd `App` feedback
- * instances, which carry the locale, theme and the durations of seed section 9. Calls made before the
+ * instances, which carry the locale, theme and the durations (messages 3 s, notifications 4.5 s). Calls made before the
  * root view mounts (the start-up variables call) wait in a queue and are shown once it does.
  */
 interface FeedbackApi {

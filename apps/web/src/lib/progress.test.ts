@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { progress } from './progress';
 
 describe('navigation progress', () => {
-  it('uses the constants of seed section 9', () => {
+  it('uses minimum 0.1, speed 400 ms and a trickle every 200 ms', () => {
     expect(NProgress.settings).toMatchObject({ minimum: 0.1, speed: 400, trickleSpeed: 200 });
   });
 

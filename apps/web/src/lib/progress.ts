@@ -4,7 +4,7 @@ import { progressOptions } from '../config/constants';
 
 NProgress.configure({ ...progressOptions, showSpinner: false });
 
-/** Navigation progress (seed section 2): started before each navigation, finished after it. */
+/** Navigation progress: started before each navigation, finished after it. */
 export const progress = {
   start: () => {
     if (!NProgress.isStarted()) NProgress.start();

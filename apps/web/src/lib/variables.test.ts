@@ -9,11 +9,11 @@ async function setUp(respond: () => Promise<unknown> | unknown) {
   vi.resetModules();
   const [{ apiClient }, variables, feedback, { usePermissionStore }, { useSettingsStore }] =
     await Promise.all([
-      import('./api-client'),
+      import('./http/client'),
       import('./variables'),
       import('./feedback'),
-      import('../stores/permission-store'),
-      import('../stores/settings-store'),
+      import('../state/permission'),
+      import('../state/settings'),
     ]);
   const calls: string[] = [];
   const adapter: AxiosAdapter = async (config) => {

@@ -5,24 +5,25 @@ import {
   type GetVarResponse,
 } from '@youju/contract';
 import { env } from '../config/env';
-import { usePermissionStore } from '../stores/permission-store';
-import { useSettingsStore } from '../stores/settings-store';
-import { request } from './api-client';
+import { usePermissionStore } from '../state/permission';
+import { useSettingsStore } from '../state/settings';
 import { showErrorNotification } from './feedback';
+import { requestEnvelope } from './http';
 
-/** getVar puts its payload at the top level of the envelope (API.md "Conventions"). */
+/** getVar is the one call whose payload stands at the top level of the envelope, beside error and msg. */
 export type VariablesResponse = Envelope & Partial<Pick<GetVarResponse, 'permissionData' | 'settings'>>;
 
 /** applied: stores updated · rejected: the server answered error ≠ 0 · failed: an exception (network, cipher) */
 export type VariablesOutcome = 'applied' | 'rejected' | 'failed';
 
 export function fetchVariables(): Promise<VariablesResponse> {
-  return request({ method: 'GET', url: '/getVar' });
+  return requestEnvelope({ method: 'GET', url: '/getVar' });
 }
 
 /**
- * Seed section 4: permissionData is decrypted, stripped of control characters and line or paragraph
- * separators, trimmed and stored; settings are stored as received.
+ * permissionData is decrypted (the permission payload cipher: AES-CBC with zero padding, the key
+ * built in at build time), stripped of control characters and line or paragraph separators, trimmed
+ * and stored; settings are stored as received.
  */
 function applyVariables(response: VariablesResponse): void {
   const plaintext = decryptPermissionData(response.permissionData ?? '', env.permissionKey);

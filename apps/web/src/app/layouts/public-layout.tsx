@@ -3,8 +3,8 @@ import { Alert, Button, Layout, Menu, Space, Typography } from 'antd';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { DEFAULT_SITE_NAME } from '../../config/constants';
 import { paths, publicRoutes } from '../../config/routes';
-import { useSessionStore } from '../../stores/session-store';
-import { useSettingsStore } from '../../stores/settings-store';
+import { useSessionStore } from '../../state/session';
+import { useSettingsStore } from '../../state/settings';
 
 const navigation = [publicRoutes.home, publicRoutes.use, publicRoutes.store].map((entry) => ({
   key: entry.path,

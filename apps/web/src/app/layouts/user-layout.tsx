@@ -7,9 +7,9 @@ import { roleLabel } from '../../config/labels';
 import { allowedUserScreens, paths, userScreenByPath } from '../../config/routes';
 import { useLogout } from '../../features/auth/api/logout';
 import { refreshVariables } from '../../lib/variables';
-import { usePermissionStore, usePermissions } from '../../stores/permission-store';
-import { clearToken } from '../../stores/session-store';
-import { useSettingsStore } from '../../stores/settings-store';
+import { usePermissionStore, usePermissions } from '../../state/permission';
+import { clearToken } from '../../state/session';
+import { useSettingsStore } from '../../state/settings';
 
 /** Frame of the /user area: the screens the caller's permissions allow, who is logged in, logout. */
 export function Component() {

@@ -6,8 +6,8 @@ import { DEFAULT_SITE_NAME } from '../../config/constants';
 import { paths } from '../../config/routes';
 import { AuthPanel } from '../../features/auth/components/auth-panel';
 import { refreshVariables } from '../../lib/variables';
-import { saveToken, useSessionStore } from '../../stores/session-store';
-import { useSettingsStore } from '../../stores/settings-store';
+import { saveToken, useSessionStore } from '../../state/session';
+import { useSettingsStore } from '../../state/settings';
 
 /** Login, mailbox registration and first-run set-up. */
 export function Component() {

@@ -6,11 +6,11 @@ import { Link, useNavigate } from 'react-router-dom';
 import { DEFAULT_SITE_NAME } from '../../config/constants';
 import { paths } from '../../config/routes';
 import { TemporaryMailboxCard } from '../../features/temporary-mailbox/components/temporary-mailbox-card';
-import { formatTime } from '../../lib/dayjs';
+import { formatTime } from '../../lib/dates';
 import { showSuccessMessage } from '../../lib/feedback';
 import { refreshVariables } from '../../lib/variables';
-import { saveToken, useSessionStore } from '../../stores/session-store';
-import { useSettingsStore } from '../../stores/settings-store';
+import { saveToken, useSessionStore } from '../../state/session';
+import { useSettingsStore } from '../../state/settings';
 
 const highlights = [
   {

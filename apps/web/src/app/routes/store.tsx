@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useSaleDomains } from '../../features/sale-domains/api/get-sale-domains';
 import { SaleDomainList } from '../../features/sale-domains/components/sale-domain-list';
-import { BuyMailboxForm } from '../../features/store/components/buy-mailbox-form';
-import { OrderLookup } from '../../features/store/components/order-lookup';
-import { RedeemCardForm } from '../../features/store/components/redeem-card-form';
-import { useSettingsStore } from '../../stores/settings-store';
+import { BuyMailboxForm } from '../../features/shop/components/buy-mailbox-form';
+import { OrderLookup } from '../../features/shop/components/order-lookup';
+import { RedeemCardForm } from '../../features/shop/components/redeem-card-form';
+import { useSettingsStore } from '../../state/settings';
 
 /** Store: domains for sale, buying one mailbox, redeeming a card, and looking up orders by phone. */
 export function Component() {

@@ -2,7 +2,7 @@ import { Card, Space, Steps, Typography } from 'antd';
 import { Link } from 'react-router-dom';
 import { paths } from '../../config/routes';
 import { CurlExamples } from '../../features/api-key/components/curl-examples';
-import { useSettingsStore } from '../../stores/settings-store';
+import { useSettingsStore } from '../../state/settings';
 
 const steps = [
   {
@@ -26,7 +26,7 @@ const steps = [
 
 const { Paragraph, Text, Title } = Typography;
 
-/** The open API as API.md describes it; the key itself is shown on the interface screen. */
+/** The open API calls (under /api/open, authorised by the X-API-Key header); the key itself is shown on the interface screen. */
 const openApiCalls = [
   ['POST /api/open/createEmail', '创建一个邮箱地址，可指定域名和前缀，不指定则随机生成'],
   ['GET /api/open/getInbox?address=地址', '分页列出该地址收到的邮件'],

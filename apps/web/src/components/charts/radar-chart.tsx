@@ -5,7 +5,7 @@ import type { RadarChartProps } from './radar-chart-types';
 const RadarChartCanvas = lazy(() => import('./radar-chart-canvas'));
 
 /**
- * Radar chart available to every screen (seed section 2). echarts is fetched the first time a chart
+ * Radar chart available to every screen, loaded on demand: echarts is fetched the first time a chart
  * is rendered, never with the first page.
  */
 export function RadarChart(props: RadarChartProps) {

@@ -4,7 +4,7 @@ import { useSearchParams } from 'react-router-dom';
 import { CardTable } from '../../../features/cards/components/card-table';
 import { OrderTable } from '../../../features/orders/components/order-table';
 import { PaySettingsForm } from '../../../features/orders/components/pay-settings-form';
-import { usePermissions } from '../../../stores/permission-store';
+import { usePermissions } from '../../../state/permission';
 
 const TABS = ['cards', 'orders', 'payment'] as const;
 type Tab = (typeof TABS)[number];

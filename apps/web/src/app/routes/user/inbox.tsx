@@ -6,7 +6,7 @@ import { ComposeDrawer } from '../../../features/compose/components/compose-draw
 import type { ComposeMode } from '../../../features/compose/components/compose-prefill';
 import { InboxView } from '../../../features/mail/components/inbox-view';
 import { useSettings } from '../../../features/settings/api/get-settings';
-import { usePermissionStore } from '../../../stores/permission-store';
+import { usePermissionStore } from '../../../state/permission';
 
 interface Composing {
   mode: ComposeMode;

@@ -1,5 +1,5 @@
+import { useDomains } from '../../../api/get-domains';
 import { InterfaceView } from '../../../features/api-key/components/interface-view';
-import { useDomains } from '../../../features/domains/api/get-domains';
 
 /** /user/interface: the API key and curl examples on the caller's first domain. */
 export function Component() {

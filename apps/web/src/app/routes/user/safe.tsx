@@ -5,8 +5,8 @@ import { ChangePasswordForm } from '../../../features/password/components/change
 import { LoginHistoryTable } from '../../../features/security/components/login-history-table';
 import { SessionTable } from '../../../features/security/components/session-table';
 import { showSuccessMessage } from '../../../lib/feedback';
-import { usePermissions } from '../../../stores/permission-store';
-import { saveToken } from '../../../stores/session-store';
+import { usePermissions } from '../../../state/permission';
+import { saveToken } from '../../../state/session';
 
 /** /user/safe: password, sessions, login history and, for administrators, the IP blacklist. */
 export function Component() {

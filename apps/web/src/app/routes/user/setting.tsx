@@ -1,14 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
 import { Permission } from '@youju/contract';
 import { Skeleton, Space } from 'antd';
-import { getDomainsQueryOptions } from '../../../features/domains/api/get-domains';
+import { useDomains } from '../../../api/get-domains';
 import { ChangePasswordForm } from '../../../features/password/components/change-password-form';
 import { useSettings } from '../../../features/settings/api/get-settings';
 import { PersonalSettingsForm } from '../../../features/settings/components/personal-settings-form';
 import { SystemSettingsForm } from '../../../features/settings/components/system-settings-form';
 import { showSuccessMessage } from '../../../lib/feedback';
-import { usePermissionStore, usePermissions } from '../../../stores/permission-store';
-import { saveToken } from '../../../stores/session-store';
+import { usePermissionStore, usePermissions } from '../../../state/permission';
+import { saveToken } from '../../../state/session';
 
 /**
  * /user/setting: system settings for administrators, personal settings for everyone, and for mailbox
@@ -19,7 +18,7 @@ export function Component() {
   const role = usePermissionStore((state) => state.permissionData.role);
   const isAdmin = permissions.includes(Permission.systemSettings);
   const settings = useSettings();
-  const domains = useQuery({ ...getDomainsQueryOptions(), enabled: isAdmin });
+  const domains = useDomains(isAdmin);
 
   return (
     <Space orientation="vertical" size="large" style={{ width: '100%' }}>

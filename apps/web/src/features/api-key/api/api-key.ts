@@ -1,12 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ApiKeyView } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiGet, apiPost } from '../../../lib/http';
 
 export const apiKeyKeys = { all: ['api-key'] as const };
 
 /** GET /api/user/getKey: made (and shown in full) on the first call, masked afterwards. */
 export function getApiKey(): Promise<ApiKeyView> {
-  return callApi<ApiKeyView>({ method: 'GET', url: '/user/getKey' });
+  return apiGet<ApiKeyView>('/user/getKey');
 }
 
 /** The full key is in the answer once; it must not be fetched again behind the person's back. */
@@ -20,7 +20,7 @@ export function useApiKey() {
 
 /** POST /api/user/refreshKey: a new key; the old one stops working at once. */
 export function refreshApiKey(): Promise<ApiKeyView> {
-  return callApi<ApiKeyView>({ method: 'POST', url: '/user/refreshKey' });
+  return apiPost<ApiKeyView>('/user/refreshKey');
 }
 
 export function useRefreshApiKey(onSuccess?: (key: ApiKeyView) => void) {

@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Descriptions, Popconfirm, Skeleton, Typography } from 'antd';
-import { formatTime } from '../../../lib/dayjs';
+import { formatTime } from '../../../lib/dates';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useApiKey, useRefreshApiKey } from '../api/api-key';
 
@@ -52,7 +52,9 @@ export function ApiKeyCard() {
           </Typography.Text>
         </Descriptions.Item>
         <Descriptions.Item label="创建时间">{formatTime(data.createdAt)}</Descriptions.Item>
-        <Descriptions.Item label="最近使用">{formatTime(data.lastUsedAt, '尚未使用')}</Descriptions.Item>
+        <Descriptions.Item label="最近使用">
+          {formatTime(data.lastUsedAt, { fallback: '尚未使用' })}
+        </Descriptions.Item>
       </Descriptions>
     </Card>
   );

@@ -10,7 +10,7 @@ export interface CurlExamplesProps {
   apiKey?: string;
 }
 
-/** The open API calls as copyable curl commands (API.md "Open API"). */
+/** The open API calls (under /api/open, with the X-API-Key header) as copyable curl commands. */
 export function curlExamples({ baseUrl, domain = '你的域名', apiKey = '你的密钥' }: CurlExamplesProps) {
   const header = `-H "${API_KEY_HEADER}: ${apiKey}"`;
   const api = `${baseUrl}/api/open`;

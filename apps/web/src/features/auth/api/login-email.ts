@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
 import type { LoginEmailBody, LoginEmailData } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 
 /** POST /api/loginEmail: mailbox login with address and password. */
 export function loginEmail(body: LoginEmailBody): Promise<LoginEmailData> {
-  return callApi<LoginEmailData>({ method: 'POST', url: '/loginEmail', data: body });
+  return apiPost<LoginEmailData>('/loginEmail', body);
 }
 
 export function useLoginEmail(onSuccess: (data: LoginEmailData) => Promise<void> | void) {

@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
 import type { LoginBody, LoginData } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 
 /** POST /api/login: system account login. */
 export function login(body: LoginBody): Promise<LoginData> {
-  return callApi<LoginData>({ method: 'POST', url: '/login', data: body });
+  return apiPost<LoginData>('/login', body);
 }
 
 export function useLogin(onSuccess: (data: LoginData) => Promise<void> | void) {

@@ -1,9 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-error';
+import { apiGet } from '../../../lib/http';
 
 /** GET /api/user/logout: revokes the current token on the server. */
 export function logout(): Promise<unknown> {
-  return callApi({ method: 'GET', url: '/user/logout' });
+  return apiGet('/user/logout');
 }
 
 /**

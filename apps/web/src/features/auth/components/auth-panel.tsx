@@ -1,5 +1,5 @@
 import { Card, Tabs, type TabsProps } from 'antd';
-import { useSettingsStore } from '../../../stores/settings-store';
+import { useSettingsStore } from '../../../state/settings';
 import { MailboxLoginForm } from './mailbox-login-form';
 import { RegisterMailboxForm } from './register-mailbox-form';
 import { SetupForm } from './setup-form';

@@ -1,11 +1,11 @@
 import { LockOutlined } from '@ant-design/icons';
 import type { RegEmailBody, RegEmailData } from '@youju/contract';
 import { Alert, Button, Empty, Form, Input, Select } from 'antd';
-import dayjs from 'dayjs';
+import { useOpenDomains } from '../../../api/get-open-domains';
 import { rules } from '../../../config/validation';
+import { formatTime } from '../../../lib/dates';
 import { showSuccessMessage } from '../../../lib/feedback';
-import { useSettingsStore } from '../../../stores/settings-store';
-import { useOpenDomains } from '../api/get-open-domains';
+import { useSettingsStore } from '../../../state/settings';
 import { useRegisterEmail } from '../api/register-email';
 
 interface RegisterMailboxFormProps {
@@ -19,7 +19,7 @@ interface RegisterValues {
 }
 
 function successText(data: RegEmailData): string {
-  const expiry = data.expiresAt ? `，有效期至 ${dayjs(data.expiresAt).format('YYYY年M月D日 HH:mm')}` : '';
+  const expiry = data.expiresAt ? `，有效期至 ${formatTime(data.expiresAt)}` : '';
   return `邮箱 ${data.email} 注册成功${expiry}`;
 }
 

@@ -1,7 +1,7 @@
 import { KeyOutlined, LockOutlined, UserOutlined } from '@ant-design/icons';
 import type { StartAuthBody } from '@youju/contract';
 import { Alert, Button, Form, Input } from 'antd';
-import { rules } from '../../../config/validation';
+import { confirmationField, rules } from '../../../config/validation';
 import { useStartAuth } from '../api/start-auth';
 
 interface SetupFormProps {
@@ -43,20 +43,7 @@ export function SetupForm({ onAuthenticated }: SetupFormProps) {
       <Form.Item name="password" label="密码" rules={rules.password}>
         <Input.Password prefix={<LockOutlined />} placeholder="至少 6 位" autoComplete="new-password" />
       </Form.Item>
-      <Form.Item
-        name="confirmPassword"
-        label="确认密码"
-        dependencies={['password']}
-        rules={[
-          { required: true, message: '请再次输入密码' },
-          ({ getFieldValue }) => ({
-            validator: (_rule, value) =>
-              !value || getFieldValue('password') === value
-                ? Promise.resolve()
-                : Promise.reject(new Error('两次输入的密码不一致')),
-          }),
-        ]}
-      >
+      <Form.Item label="确认密码" {...confirmationField('password')}>
         <Input.Password prefix={<LockOutlined />} placeholder="再次输入密码" autoComplete="new-password" />
       </Form.Item>
       <Button type="primary" htmlType="submit" block loading={setupMutation.isPending}>

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 import { cardKeys } from './get-cards';
 
 /** POST /api/user/delCard */
 export function deleteCards(ids: number[]): Promise<{ deleted: number }> {
-  return callApi<{ deleted: number }>({ method: 'POST', url: '/user/delCard', data: { ids } });
+  return apiPost<{ deleted: number }>('/user/delCard', { ids });
 }
 
 export function useDeleteCards(onSuccess?: (result: { deleted: number }) => void) {

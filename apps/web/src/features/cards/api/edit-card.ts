@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Card, EditCardBody } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 import { cardKeys } from './get-cards';
 
 /** POST /api/user/editCard: disable or re-enable an unused card, change its note. */
 export function editCard(body: EditCardBody): Promise<Card> {
-  return callApi<Card>({ method: 'POST', url: '/user/editCard', data: body });
+  return apiPost<Card>('/user/editCard', body);
 }
 
 export function useEditCard(onSuccess?: (card: Card) => void) {

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { CardBatch } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiGet } from '../../../lib/http';
 import { cardKeys } from './get-cards';
 
 /** GET /api/user/getCardBatches: the caller's generation batches, newest first. */
 export function getCardBatches(): Promise<CardBatch[]> {
-  return callApi<CardBatch[]>({ method: 'GET', url: '/user/getCardBatches' });
+  return apiGet<CardBatch[]>('/user/getCardBatches');
 }
 
 export function getCardBatchesQueryOptions() {

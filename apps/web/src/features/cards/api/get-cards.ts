@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Card, CardStatus, PageOf } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiGet } from '../../../lib/http';
 
 export interface CardListParams {
   page: number;
@@ -14,12 +14,11 @@ export const cardKeys = {
   all: ['cards'] as const,
   list: (params: CardListParams) => [...cardKeys.all, 'list', params] as const,
   batches: () => [...cardKeys.all, 'batches'] as const,
-  domains: () => [...cardKeys.all, 'domains'] as const,
 };
 
 /** GET /api/user/getCard: one page of the caller's cards, by status or batch. */
 export function getCards(params: CardListParams): Promise<PageOf<Card>> {
-  return callApi<PageOf<Card>>({ method: 'GET', url: '/user/getCard', params });
+  return apiGet<PageOf<Card>>('/user/getCard', params);
 }
 
 export function getCardsQueryOptions(params: CardListParams) {

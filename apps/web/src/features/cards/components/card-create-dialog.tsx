@@ -1,10 +1,10 @@
 import type { CreateCardBody, CreateCardData } from '@youju/contract';
 import { Alert, Button, Form, Input, InputNumber, Modal, Select, Space } from 'antd';
 import { useState } from 'react';
+import { useDomains } from '../../../api/get-domains';
 import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
 import { useCreateCards } from '../api/create-cards';
 import { useExportCardBatch } from '../api/export-card-batch';
-import { useCardDomains } from '../api/get-card-domains';
 import { copyText } from './clipboard';
 
 interface FormValues {
@@ -21,7 +21,7 @@ const ANY_DOMAIN = 0;
 export function CardCreateDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<FormValues>();
   const [created, setCreated] = useState<CreateCardData | null>(null);
-  const domainsQuery = useCardDomains(open);
+  const domainsQuery = useDomains(open);
   const createMutation = useCreateCards((data) => {
     setCreated(data);
     showSuccessMessage(`已生成 ${data.codes.length} 个卡密`);

@@ -2,7 +2,10 @@ import { PlusOutlined } from '@ant-design/icons';
 import type { Card as CardItem, CardStatus } from '@youju/contract';
 import { Button, Card, Popconfirm, Select, Space, Table, type TableProps, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { formatTime } from '../../../lib/dayjs';
+import { FilterSelect } from '../../../components/filter-select';
+import { useTablePaging } from '../../../components/use-table-paging';
+import { formatBytes } from '../../../lib/bytes';
+import { formatTime } from '../../../lib/dates';
 import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
 import { useDeleteCards } from '../api/delete-cards';
 import { useEditCard } from '../api/edit-card';
@@ -19,12 +22,12 @@ const statusTags: Record<CardStatus, { color: string; label: string }> = {
 };
 
 function quotaText(bytes: number): string {
-  return bytes > 0 ? `${Math.round(bytes / 1024 / 1024)} MB` : '默认';
+  return bytes > 0 ? formatBytes(bytes, 'wholeMegabytes') : '默认';
 }
 
 /** /user/card: the caller's prepaid cards, with generation, status filter, copy and export. */
 export function CardTable() {
-  const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
+  const { paging, filterChange, pagination } = useTablePaging();
   const [status, setStatus] = useState<CardStatus | 'all'>('all');
   const [batchId, setBatchId] = useState<string | undefined>();
   const [creating, setCreating] = useState(false);
@@ -142,14 +145,10 @@ export function CardTable() {
       }
     >
       <Space wrap style={{ marginBottom: 16 }}>
-        <Select<CardStatus | 'all'>
-          aria-label="卡密状态"
+        <FilterSelect<CardStatus | 'all'>
+          label="卡密状态"
           value={status}
-          style={{ width: 130 }}
-          onChange={(value) => {
-            setStatus(value);
-            setPaging((current) => ({ ...current, page: 1 }));
-          }}
+          onChange={filterChange(setStatus)}
           options={[
             { value: 'all', label: '全部状态' },
             { value: 'unused', label: '未使用' },
@@ -164,10 +163,7 @@ export function CardTable() {
           value={batchId}
           style={{ width: 340 }}
           options={batchOptions}
-          onChange={(value) => {
-            setBatchId(value);
-            setPaging((current) => ({ ...current, page: 1 }));
-          }}
+          onChange={filterChange(setBatchId)}
         />
         {batchId && (
           <>
@@ -230,14 +226,7 @@ export function CardTable() {
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: '暂无卡密' }}
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}
-        pagination={{
-          current: paging.page,
-          pageSize: paging.pageSize,
-          total: data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => `共 ${total} 个卡密`,
-          onChange: (page, pageSize) => setPaging({ page, pageSize }),
-        }}
+        pagination={pagination(data?.total ?? 0, '个卡密')}
       />
       <CardCreateDialog
         key={creating ? 'open' : 'closed'}

@@ -1,6 +1,6 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AddressItem, Domain } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { useMemo } from 'react';
+import { useAddresses } from '../../../api/get-addresses';
+import { useDomains } from '../../../api/get-domains';
 
 /** What a system user may put in From: its addresses, and any name on the domains it runs. */
 export interface SenderChoices {
@@ -8,28 +8,23 @@ export interface SenderChoices {
   domains: string[];
 }
 
-/** GET /api/user/emailList and GET /api/user/getDomains, read together for the From field. */
-export async function getSenderChoices(): Promise<SenderChoices> {
-  const [addresses, domains] = await Promise.all([
-    callApi<AddressItem[]>({ method: 'GET', url: '/user/emailList' }),
-    callApi<Domain[]>({ method: 'GET', url: '/user/getDomains' }),
-  ]);
-  return {
-    addresses: addresses.map((item) => item.address),
-    domains: domains.map((domain) => domain.name),
-  };
-}
-
-export const composeKeys = {
-  all: ['compose'] as const,
-  senders: () => [...composeKeys.all, 'senders'] as const,
-};
-
-export function getSenderChoicesQueryOptions() {
-  return queryOptions({ queryKey: composeKeys.senders(), queryFn: getSenderChoices });
-}
-
-/** Mailbox sessions send from their one address and have no lists to read. */
-export function useSenderChoices(enabled: boolean) {
-  return useQuery({ ...getSenderChoicesQueryOptions(), enabled });
+/**
+ * The From choices, from the shared address and domain lists (GET /api/user/emailList and
+ * GET /api/user/getDomains); there once both have arrived. Mailbox sessions send from their one
+ * address and have no lists to read.
+ */
+export function useSenderChoices(enabled: boolean): { data: SenderChoices | undefined } {
+  const addresses = useAddresses(enabled);
+  const domains = useDomains(enabled);
+  const data = useMemo(
+    () =>
+      addresses.data && domains.data
+        ? {
+            addresses: addresses.data.map((item) => item.address),
+            domains: domains.data.map((domain) => domain.name),
+          }
+        : undefined,
+    [addresses.data, domains.data],
+  );
+  return { data };
 }

@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
 import type { SendEmailBody, SendEmailData } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 
 /** POST /api/user/sendEmail: queued at once; delivery shows up in the sent list. */
 export function sendEmail(body: SendEmailBody): Promise<SendEmailData> {
-  return callApi<SendEmailData>({ method: 'POST', url: '/user/sendEmail', data: body });
+  return apiPost<SendEmailData>('/user/sendEmail', body);
 }
 
 /** The drawer shows the server's reason next to the send button, so the failure stays silent here. */

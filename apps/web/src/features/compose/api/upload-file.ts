@@ -1,27 +1,19 @@
 import type { UploadedFile } from '@youju/contract';
-import { request } from '../../../lib/api-client';
-import { unwrap } from '../../../lib/api-error';
+import { upload } from '../../../lib/http';
 
 /**
  * POST /api/user/uploadFile (multipart field `file`). `onProgress` receives the share of the body
- * sent so far as a whole percentage (seed section 7: "upload progress reported as a percentage").
+ * sent so far as a whole percentage, shown beside each attachment.
  */
-export async function uploadFile(
+export function uploadFile(
   file: Blob & { name?: string },
   onProgress: (percent: number) => void,
   signal?: AbortSignal,
 ): Promise<UploadedFile> {
-  const form = new FormData();
-  form.append('file', file, file.name ?? '附件');
-  const envelope = await request<UploadedFile>({
-    method: 'POST',
-    url: '/user/uploadFile',
-    data: form,
+  return upload<UploadedFile>('/user/uploadFile', file, {
+    field: 'file',
+    filename: file.name ?? '附件',
+    onProgress,
     signal,
-    onUploadProgress: (event) => {
-      const total = event.total ?? file.size;
-      if (total > 0) onProgress(Math.min(100, Math.round((event.loaded / total) * 100)));
-    },
   });
-  return unwrap(envelope);
 }

@@ -14,10 +14,11 @@ import {
   Typography,
 } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { attachmentPath, downloadBlob } from '../../../lib/download';
+import { downloadAttachment } from '../../../api/attachments';
+import { formatBytes } from '../../../lib/bytes';
 import { showSuccessMessage } from '../../../lib/feedback';
-import { usePermissionStore } from '../../../stores/permission-store';
-import { useSettingsStore } from '../../../stores/settings-store';
+import { usePermissionStore } from '../../../state/permission';
+import { useSettingsStore } from '../../../state/settings';
 import { useSenderChoices } from '../api/get-sender-addresses';
 import { useSendEmail } from '../api/send-email';
 import { uploadFile } from '../api/upload-file';
@@ -43,12 +44,6 @@ interface AttachmentEntry {
   id?: string;
   error?: string;
   abort?: AbortController;
-}
-
-export function formatSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${bytes} B`;
 }
 
 /** Base64 makes attachments a third larger on the wire (RFC 2045 section 6.8). */
@@ -131,7 +126,7 @@ function ComposeForm({
   const addFile = (file: File) => {
     const key = `${Date.now()}-${Math.random()}`;
     if (file.size > maxBytes) {
-      addFailed(file.name, file.size, `超过单个附件上限 ${formatSize(maxBytes)}，未上传`);
+      addFailed(file.name, file.size, `超过单个附件上限 ${formatBytes(maxBytes, 'upload')}，未上传`);
       return;
     }
     const abort = new AbortController();
@@ -163,11 +158,8 @@ function ComposeForm({
     if (forwardStarted.current || carried.length === 0) return;
     forwardStarted.current = true;
     setPreparing(true);
-    void fetchForwardedFiles(
-      carried,
-      (id) => downloadBlob(attachmentPath(id)),
-      addFile,
-      (attachment, message) => addFailed(attachment.filename || '附件', attachment.size, message),
+    void fetchForwardedFiles(carried, downloadAttachment, addFile, (attachment, message) =>
+      addFailed(attachment.filename || '附件', attachment.size, message),
     ).finally(() => setPreparing(false));
   }, [mode, original]);
 
@@ -185,7 +177,7 @@ function ComposeForm({
     }
     if (tooLarge) {
       setError(
-        `邮件过大：附件编码后约 ${formatSize(estimated)}，超过上限 ${formatSize(maxBytes)}，请删除部分附件`,
+        `邮件过大：附件编码后约 ${formatBytes(estimated, 'upload')}，超过上限 ${formatBytes(maxBytes, 'upload')}，请删除部分附件`,
       );
       return;
     }
@@ -290,7 +282,8 @@ function ComposeForm({
             添加附件
           </Button>
           <Typography.Text type="secondary">
-            单个附件和整封邮件都不能超过 {formatSize(maxBytes)}；附件发送时经 Base64 编码，约增大三分之一。
+            单个附件和整封邮件都不能超过 {formatBytes(maxBytes, 'upload')}；附件发送时经 Base64
+            编码，约增大三分之一。
           </Typography.Text>
         </Space>
         <input
@@ -309,8 +302,9 @@ function ComposeForm({
             dataSource={attachments}
             footer={
               <Typography.Text type={tooLarge ? 'danger' : 'secondary'}>
-                附件共 {formatSize(totalBytes)}，编码后约 {formatSize(encodedSize(totalBytes))}
-                {tooLarge ? `，超过上限 ${formatSize(maxBytes)}` : ''}
+                附件共 {formatBytes(totalBytes, 'upload')}，编码后约{' '}
+                {formatBytes(encodedSize(totalBytes), 'upload')}
+                {tooLarge ? `，超过上限 ${formatBytes(maxBytes, 'upload')}` : ''}
               </Typography.Text>
             }
             renderItem={(entry) => (
@@ -329,7 +323,7 @@ function ComposeForm({
               >
                 <Space direction="vertical" size={0} style={{ width: '100%' }}>
                   <Typography.Text>
-                    {entry.name}（{formatSize(entry.size)}）
+                    {entry.name}（{formatBytes(entry.size, 'upload')}）
                   </Typography.Text>
                   {entry.status === 'error' ? (
                     <Typography.Text type="danger">{entry.error}</Typography.Text>
@@ -359,7 +353,7 @@ function ComposeForm({
 }
 
 /**
- * The compose drawer (issue 4): new message, reply, reply all, forward. From is one of the
+ * The compose drawer: new message, reply, reply all, forward. From is one of the
  * caller's own addresses (a mailbox session: its address; a system user: its addresses or any
  * name on its domains); recipients are checked as typed; attachments upload at once with their
  * percentage shown; the limits are explained before sending.

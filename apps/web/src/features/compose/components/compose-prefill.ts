@@ -1,4 +1,5 @@
 import type { MailDetail } from '@youju/contract';
+import { formatTime } from '../../../lib/dates';
 
 export type ComposeMode = 'new' | 'reply' | 'replyAll' | 'forward';
 
@@ -41,8 +42,7 @@ function quotedText(original: MailDetail): string {
 }
 
 function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString('zh-CN', { hour12: false });
+  return formatTime(iso, { style: 'quote', fallback: iso });
 }
 
 /**

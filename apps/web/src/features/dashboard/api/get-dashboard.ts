@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DashboardView } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiGet } from '../../../lib/http';
 
 /** GET /api/user/getDashboard: totals, 30 days of mail in and out, and the health radar. */
 export function getDashboard(): Promise<DashboardView> {
-  return callApi<DashboardView>({ method: 'GET', url: '/user/getDashboard' });
+  return apiGet<DashboardView>('/user/getDashboard');
 }
 
 export function getDashboardQueryOptions() {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AddDomainBody, Domain } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
-import { domainKeys } from './get-domains';
+import { apiPost } from '../../../lib/http';
+import { domainKeys } from './domain-keys';
 
 /** POST /api/user/addDomain: the server normalises the name (IDN to punycode) and makes a DKIM key. */
 export function addDomain(body: AddDomainBody): Promise<Domain> {
-  return callApi<Domain>({ method: 'POST', url: '/user/addDomain', data: body });
+  return apiPost<Domain>('/user/addDomain', body);
 }
 
 export function useAddDomain(onSuccess?: (domain: Domain) => void) {

@@ -1,10 +1,10 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CertificatesData } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiGet, apiPost } from '../../../lib/http';
 
 /** GET /api/user/getCertificates (administrators): the folders of DATA_DIR/certs and their state. */
 export function getCertificates(): Promise<CertificatesData> {
-  return callApi<CertificatesData>({ method: 'GET', url: '/user/getCertificates' });
+  return apiGet<CertificatesData>('/user/getCertificates');
 }
 
 export function getCertificatesQueryOptions() {
@@ -17,7 +17,7 @@ export function useCertificates(enabled: boolean) {
 
 /** POST /api/user/reloadCertificates: re-reads the folder and swaps the certificates live. */
 export function reloadCertificates(): Promise<CertificatesData> {
-  return callApi<CertificatesData>({ method: 'POST', url: '/user/reloadCertificates', data: {} });
+  return apiPost<CertificatesData>('/user/reloadCertificates', {});
 }
 
 export function useReloadCertificates(onSuccess?: (data: CertificatesData) => void) {

@@ -1,16 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DnsRecordsData } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
-import { domainKeys } from './get-domains';
+import { apiPost } from '../../../lib/http';
+import { domainKeys } from './domain-keys';
 
 /** POST /api/user/checkDNS: per-record result; the domain's dnsStatus changes with it. */
 export function checkDns(id: number): Promise<DnsRecordsData> {
-  return callApi<DnsRecordsData>({ method: 'POST', url: '/user/checkDNS', data: { id } });
+  return apiPost<DnsRecordsData>('/user/checkDNS', { id });
 }
 
 /** POST /api/user/setDNS: writes the records through the domain's DNS provider. */
 export function setDns(id: number): Promise<DnsRecordsData> {
-  return callApi<DnsRecordsData>({ method: 'POST', url: '/user/setDNS', data: { id } });
+  return apiPost<DnsRecordsData>('/user/setDNS', { id });
 }
 
 export function useCheckDns() {

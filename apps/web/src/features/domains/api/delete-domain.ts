@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DelDomainBody } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
-import { domainKeys } from './get-domains';
+import { apiPost } from '../../../lib/http';
+import { domainKeys } from './domain-keys';
 
 /** POST /api/user/delDomain: refused (409) while mailboxes exist unless `force`. */
 export function deleteDomain(body: DelDomainBody): Promise<unknown> {
-  return callApi({ method: 'POST', url: '/user/delDomain', data: body });
+  return apiPost('/user/delDomain', body);
 }
 
 export function useDeleteDomain(onSuccess?: () => void) {

@@ -1,11 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DnsProviderData, SetDnsProviderBody } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
-import { domainKeys } from './get-domains';
+import { apiGet, apiPost } from '../../../lib/http';
+import { domainKeys } from './domain-keys';
 
 /** GET /api/user/getDnsProvider?id=: the provider settings; the secret only ever masked. */
 export function getDnsProvider(id: number): Promise<DnsProviderData> {
-  return callApi<DnsProviderData>({ method: 'GET', url: '/user/getDnsProvider', params: { id } });
+  return apiGet<DnsProviderData>('/user/getDnsProvider', { id });
 }
 
 export function getDnsProviderQueryOptions(id: number) {
@@ -18,7 +18,7 @@ export function useDnsProvider(id: number | null) {
 
 /** POST /api/user/setDnsProvider: an empty secret keeps the stored one. */
 export function setDnsProvider(body: SetDnsProviderBody): Promise<DnsProviderData> {
-  return callApi<DnsProviderData>({ method: 'POST', url: '/user/setDnsProvider', data: body });
+  return apiPost<DnsProviderData>('/user/setDnsProvider', body);
 }
 
 export function useSetDnsProvider(onSuccess?: (data: DnsProviderData) => void) {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Domain, EditDomainBody } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
-import { domainKeys } from './get-domains';
+import { apiPost } from '../../../lib/http';
+import { domainKeys } from './domain-keys';
 
 /** POST /api/user/editDomain: only the fields present change. */
 export function editDomain(body: EditDomainBody): Promise<Domain> {
-  return callApi<Domain>({ method: 'POST', url: '/user/editDomain', data: body });
+  return apiPost<Domain>('/user/editDomain', body);
 }
 
 export function useEditDomain(onSuccess?: (domain: Domain) => void) {

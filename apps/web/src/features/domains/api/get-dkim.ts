@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DkimData } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
-import { domainKeys } from './get-domains';
+import { apiGet } from '../../../lib/http';
+import { domainKeys } from './domain-keys';
 
 /** GET /api/user/getDkim?id=: the signing key's TXT record and every published key. */
 export function getDkim(id: number): Promise<DkimData> {
-  return callApi<DkimData>({ method: 'GET', url: '/user/getDkim', params: { id } });
+  return apiGet<DkimData>('/user/getDkim', { id });
 }
 
 export function getDkimQueryOptions(id: number) {

@@ -1,16 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DkimData, RemoveDkimKeyBody, RotateDkimBody } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
-import { domainKeys } from './get-domains';
+import { apiPost } from '../../../lib/http';
+import { domainKeys } from './domain-keys';
 
 /** POST /api/user/rotateDkim: a new selector signs from now on; the old key stays published. */
 export function rotateDkim(body: RotateDkimBody): Promise<DkimData> {
-  return callApi<DkimData>({ method: 'POST', url: '/user/rotateDkim', data: body });
+  return apiPost<DkimData>('/user/rotateDkim', body);
 }
 
 /** POST /api/user/removeDkimKey: unpublishes a retired key. */
 export function removeDkimKey(body: RemoveDkimKeyBody): Promise<DkimData> {
-  return callApi<DkimData>({ method: 'POST', url: '/user/removeDkimKey', data: body });
+  return apiPost<DkimData>('/user/removeDkimKey', body);
 }
 
 export function useRotateDkim(onSuccess?: (data: DkimData) => void) {

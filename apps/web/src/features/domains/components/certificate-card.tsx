@@ -1,7 +1,7 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import type { Certificate } from '@youju/contract';
 import { Button, Card, Table, type TableProps, Tag, Tooltip } from 'antd';
-import { dayjs, formatTime } from '../../../lib/dayjs';
+import { dayjs, formatTime } from '../../../lib/dates';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useCertificates, useReloadCertificates } from '../api/certificates';
 

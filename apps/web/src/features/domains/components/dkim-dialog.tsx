@@ -1,6 +1,6 @@
 import type { DkimKey, Domain } from '@youju/contract';
 import { Alert, Button, Descriptions, Modal, Popconfirm, Space, Table, Tag, Typography } from 'antd';
-import { formatTime } from '../../../lib/dayjs';
+import { formatTime } from '../../../lib/dates';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useDkim } from '../api/get-dkim';
 import { useRemoveDkimKey, useRotateDkim } from '../api/rotate-dkim';

@@ -1,7 +1,7 @@
 import type { DnsRecordsData, Domain } from '@youju/contract';
 import { Alert, Button, Modal, Space } from 'antd';
 import { useEffect, useState } from 'react';
-import { formatTime } from '../../../lib/dayjs';
+import { formatTime } from '../../../lib/dates';
 import { useCheckDns } from '../api/check-dns';
 import { DnsStatusTag } from './dns-labels';
 import { DnsRecordTable } from './dns-record-table';

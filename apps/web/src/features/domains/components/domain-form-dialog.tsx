@@ -1,5 +1,6 @@
 import type { AddDomainBody, Domain, EditDomainBody } from '@youju/contract';
-import { Form, Input, InputNumber, Modal, Switch } from 'antd';
+import { Form, Input, InputNumber, Switch } from 'antd';
+import { FormDialog } from '../../../components/form-dialog';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useAddDomain } from '../api/add-domain';
 import { useEditDomain } from '../api/edit-domain';
@@ -67,26 +68,14 @@ export function DomainFormDialog({ domain, onClose }: DomainFormDialogProps) {
   };
 
   return (
-    <Modal
+    <FormDialog<DomainFormValues>
       open
       title={domain ? `编辑域名 ${domain.displayName}` : '添加域名'}
       okText={domain ? '保存' : '添加'}
-      cancelText="取消"
-      confirmLoading={add.isPending || edit.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
-      modalRender={(dialog) => (
-        <Form<DomainFormValues>
-          form={form}
-          layout="vertical"
-          initialValues={initialValues(domain)}
-          onFinish={submit}
-          clearOnDestroy
-        >
-          {dialog}
-        </Form>
-      )}
+      saving={add.isPending || edit.isPending}
+      form={form}
+      formProps={{ initialValues: initialValues(domain), onFinish: submit, clearOnDestroy: true }}
+      onClose={onClose}
     >
       <Form.Item
         name="name"
@@ -105,6 +94,6 @@ export function DomainFormDialog({ domain, onClose }: DomainFormDialogProps) {
       <Form.Item name="priceYuan" label="价格（元）" hidden={!forSale}>
         <InputNumber min={0} max={1_000_000} precision={2} style={{ width: '100%' }} />
       </Form.Item>
-    </Modal>
+    </FormDialog>
   );
 }

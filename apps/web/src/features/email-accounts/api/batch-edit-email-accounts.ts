@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { BatchEditEmailAccountBody } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 import { emailAccountKeys } from './get-email-accounts';
 
 /** POST /api/user/batchEditEmailAccount: all selected change, or none. */
 export function batchEditEmailAccounts(body: BatchEditEmailAccountBody): Promise<{ updated: number }> {
-  return callApi<{ updated: number }>({ method: 'POST', url: '/user/batchEditEmailAccount', data: body });
+  return apiPost<{ updated: number }>('/user/batchEditEmailAccount', body);
 }
 
 export function useBatchEditEmailAccounts(onSuccess?: (result: { updated: number }) => void) {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateEmailAccountBody, EmailAccount } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 import { emailAccountKeys } from './get-email-accounts';
 
 /** POST /api/user/createEmailAccount */
 export function createEmailAccount(body: CreateEmailAccountBody): Promise<EmailAccount> {
-  return callApi<EmailAccount>({ method: 'POST', url: '/user/createEmailAccount', data: body });
+  return apiPost<EmailAccount>('/user/createEmailAccount', body);
 }
 
 export function useCreateEmailAccount(onSuccess?: (account: EmailAccount) => void) {

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 import { emailAccountKeys } from './get-email-accounts';
 
 /** POST /api/user/delEmailAccount: the accounts and their mail. */
 export function deleteEmailAccounts(ids: number[]): Promise<{ deleted: number }> {
-  return callApi<{ deleted: number }>({ method: 'POST', url: '/user/delEmailAccount', data: { ids } });
+  return apiPost<{ deleted: number }>('/user/delEmailAccount', { ids });
 }
 
 export function useDeleteEmailAccounts(onSuccess?: (result: { deleted: number }) => void) {

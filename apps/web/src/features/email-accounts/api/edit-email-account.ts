@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { EditEmailAccountBody, EmailAccount } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 import { emailAccountKeys } from './get-email-accounts';
 
 /** POST /api/user/editEmailAccount: only the fields present change. */
 export function editEmailAccount(body: EditEmailAccountBody): Promise<EmailAccount> {
-  return callApi<EmailAccount>({ method: 'POST', url: '/user/editEmailAccount', data: body });
+  return apiPost<EmailAccount>('/user/editEmailAccount', body);
 }
 
 export function useEditEmailAccount(onSuccess?: (account: EmailAccount) => void) {

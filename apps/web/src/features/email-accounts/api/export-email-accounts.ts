@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { downloadFile, utcOffsetMinutes } from '../../../lib/download';
+import { utcOffsetMinutes } from '../../../lib/dates';
+import { downloadFile } from '../../../lib/http';
 
 export interface ExportFilters {
   content?: string;

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { EmailAccount, PageOf } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiGet } from '../../../lib/http';
 
 /** What the table asks for: a page, the search text and the filters. */
 export interface EmailAccountListParams {
@@ -15,7 +15,6 @@ export interface EmailAccountListParams {
 export const emailAccountKeys = {
   all: ['email-accounts'] as const,
   list: (params: EmailAccountListParams) => [...emailAccountKeys.all, 'list', params] as const,
-  domains: () => [...emailAccountKeys.all, 'domains'] as const,
 };
 
 /**
@@ -25,11 +24,7 @@ export const emailAccountKeys = {
 export function getEmailAccounts(params: EmailAccountListParams): Promise<PageOf<EmailAccount>> {
   const content = params.content?.trim();
   const url = content ? '/user/searchEmailAccount' : '/user/getEmailAccount';
-  return callApi<PageOf<EmailAccount>>({
-    method: 'GET',
-    url,
-    params: { ...params, content: content || undefined },
-  });
+  return apiGet<PageOf<EmailAccount>>(url, { ...params, content: content || undefined });
 }
 
 export function getEmailAccountsQueryOptions(params: EmailAccountListParams) {

@@ -1,15 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ImportEmailAccountData } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
-import { utcOffsetMinutes } from '../../../lib/download';
+import { utcOffsetMinutes } from '../../../lib/dates';
+import { apiPost } from '../../../lib/http';
 import { emailAccountKeys } from './get-email-accounts';
 
 /** POST /api/user/importEmailAccount with the CSV file's text: a result per row. */
 export function importEmailAccounts(csv: string): Promise<ImportEmailAccountData> {
-  return callApi<ImportEmailAccountData>({
-    method: 'POST',
-    url: '/user/importEmailAccount',
-    data: { csv, utcOffsetMinutes: utcOffsetMinutes() },
+  return apiPost<ImportEmailAccountData>('/user/importEmailAccount', {
+    csv,
+    utcOffsetMinutes: utcOffsetMinutes(),
   });
 }
 

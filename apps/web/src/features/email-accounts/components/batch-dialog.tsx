@@ -1,8 +1,8 @@
 import { InputNumber, Modal, Typography } from 'antd';
 import { useState } from 'react';
+import { megabytesToBytes } from '../../../lib/bytes';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useBatchEditEmailAccounts } from '../api/batch-edit-email-accounts';
-import { megabytesToBytes } from './sizes';
 
 export type BatchKind = 'extend' | 'quota';
 

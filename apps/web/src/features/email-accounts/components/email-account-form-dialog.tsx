@@ -1,13 +1,14 @@
 import type { CreateEmailAccountBody, EditEmailAccountBody, EmailAccount } from '@youju/contract';
-import { DatePicker, Form, Input, InputNumber, Modal, Select, Switch } from 'antd';
+import { DatePicker, Form, Input, InputNumber, Select, Switch } from 'antd';
 import type { Dayjs } from 'dayjs';
+import { useDomains } from '../../../api/get-domains';
+import { FormDialog } from '../../../components/form-dialog';
 import { rules } from '../../../config/validation';
-import { dayjs } from '../../../lib/dayjs';
+import { bytesToMegabytes, megabytesToBytes } from '../../../lib/bytes';
+import { dayjs } from '../../../lib/dates';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useCreateEmailAccount } from '../api/create-email-account';
 import { useEditEmailAccount } from '../api/edit-email-account';
-import { useAccountDomains } from '../api/get-account-domains';
-import { bytesToMegabytes, megabytesToBytes } from './sizes';
 
 interface FormValues {
   domainId?: number;
@@ -40,7 +41,7 @@ function initialValues(account: EmailAccount | null): FormValues {
 export function EmailAccountFormDialog({ account, open, onClose }: EmailAccountFormDialogProps) {
   const [form] = Form.useForm<FormValues>();
   const editing = account !== null;
-  const domainsQuery = useAccountDomains(open && !editing);
+  const domainsQuery = useDomains(open && !editing);
   const createMutation = useCreateEmailAccount((created) => {
     showSuccessMessage(`已创建邮箱 ${created.email}`);
     onClose();
@@ -78,27 +79,19 @@ export function EmailAccountFormDialog({ account, open, onClose }: EmailAccountF
   };
 
   return (
-    <Modal
+    <FormDialog<FormValues>
       open={open}
       title={editing ? `编辑邮箱 ${account.email}` : '新建邮箱账号'}
       okText={editing ? '保存' : '创建'}
-      cancelText="取消"
-      confirmLoading={createMutation.isPending || editMutation.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
-      modalRender={(dialog) => (
-        <Form<FormValues>
-          form={form}
-          layout="vertical"
-          name="email-account-form"
-          initialValues={initialValues(account)}
-          onFinish={submit}
-          clearOnDestroy
-        >
-          {dialog}
-        </Form>
-      )}
+      saving={createMutation.isPending || editMutation.isPending}
+      form={form}
+      formProps={{
+        name: 'email-account-form',
+        initialValues: initialValues(account),
+        onFinish: submit,
+        clearOnDestroy: true,
+      }}
+      onClose={onClose}
     >
       {!editing && (
         <>
@@ -153,6 +146,6 @@ export function EmailAccountFormDialog({ account, open, onClose }: EmailAccountF
       <Form.Item name="note" label="备注" rules={[{ max: 200, message: '备注最多 200 字' }]}>
         <Input placeholder="可选，搜索时也会匹配备注" />
       </Form.Item>
-    </Modal>
+    </FormDialog>
   );
 }

@@ -6,7 +6,6 @@ import {
   Input,
   Popconfirm,
   Progress,
-  Select,
   Space,
   Table,
   type TableProps,
@@ -15,7 +14,10 @@ import {
   Typography,
 } from 'antd';
 import { useState } from 'react';
-import { formatTime } from '../../../lib/dayjs';
+import { FilterSelect } from '../../../components/filter-select';
+import { useTablePaging } from '../../../components/use-table-paging';
+import { formatBytes } from '../../../lib/bytes';
+import { formatTime } from '../../../lib/dates';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useBatchEditEmailAccounts } from '../api/batch-edit-email-accounts';
 import { useDeleteEmailAccounts } from '../api/delete-email-accounts';
@@ -24,7 +26,6 @@ import { type EmailAccountListParams, useEmailAccounts } from '../api/get-email-
 import { BatchDialog, type BatchKind } from './batch-dialog';
 import { EmailAccountFormDialog } from './email-account-form-dialog';
 import { ImportDialog } from './import-dialog';
-import { formatBytes } from './sizes';
 
 type DialogState = { kind: 'none' } | { kind: 'form'; account: EmailAccount | null } | { kind: 'import' };
 type StatusFilter = 'all' | 'enabled' | 'disabled';
@@ -55,7 +56,8 @@ function UsageCell({ account }: { account: EmailAccount }) {
   return (
     <div style={{ minWidth: 150 }}>
       <Typography.Text>
-        {formatBytes(account.usedBytes)} / {unlimited ? '不限' : formatBytes(account.quotaBytes)}
+        {formatBytes(account.usedBytes, 'account')} /{' '}
+        {unlimited ? '不限' : formatBytes(account.quotaBytes, 'account')}
       </Typography.Text>
       {!unlimited && (
         <Progress
@@ -71,7 +73,7 @@ function UsageCell({ account }: { account: EmailAccount }) {
 
 /** /user/emailAccount: search, filter, page, select and act on many at once, import and export. */
 export function EmailAccountTable() {
-  const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
+  const { paging, toFirstPage, filterChange, pagination } = useTablePaging();
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
   const [expiry, setExpiry] = useState<ExpiryFilter>('all');
@@ -99,8 +101,6 @@ export function EmailAccountTable() {
   });
   const exportMutation = useExportEmailAccounts();
 
-  const resetPage = () => setPaging((current) => ({ ...current, page: 1 }));
-
   const columns: TableProps<EmailAccount>['columns'] = [
     {
       title: '邮箱地址',
@@ -119,7 +119,7 @@ export function EmailAccountTable() {
     {
       title: '过期时间',
       dataIndex: 'expiresAt',
-      render: (value: string | null) => formatTime(value, '永不过期'),
+      render: (value: string | null) => formatTime(value, { fallback: '永不过期' }),
     },
     {
       title: '来源',
@@ -190,32 +190,24 @@ export function EmailAccountTable() {
           style={{ width: 280 }}
           onSearch={(value) => {
             setSearch(value.trim());
-            resetPage();
+            toFirstPage();
             clearSelection();
           }}
         />
-        <Select<StatusFilter>
-          aria-label="启用状态"
+        <FilterSelect<StatusFilter>
+          label="启用状态"
           value={status}
-          style={{ width: 130 }}
-          onChange={(value) => {
-            setStatus(value);
-            resetPage();
-          }}
+          onChange={filterChange(setStatus)}
           options={[
             { value: 'all', label: '全部状态' },
             { value: 'enabled', label: '已启用' },
             { value: 'disabled', label: '已停用' },
           ]}
         />
-        <Select<ExpiryFilter>
-          aria-label="有效期"
+        <FilterSelect<ExpiryFilter>
+          label="有效期"
           value={expiry}
-          style={{ width: 130 }}
-          onChange={(value) => {
-            setExpiry(value);
-            resetPage();
-          }}
+          onChange={filterChange(setExpiry)}
           options={[
             { value: 'all', label: '全部有效期' },
             { value: 'valid', label: '未过期' },
@@ -267,14 +259,7 @@ export function EmailAccountTable() {
           preserveSelectedRowKeys: true,
           onChange: (keys) => setSelected(keys.map(Number)),
         }}
-        pagination={{
-          current: paging.page,
-          pageSize: paging.pageSize,
-          total: data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => `共 ${total} 个邮箱`,
-          onChange: (page, pageSize) => setPaging({ page, pageSize }),
-        }}
+        pagination={pagination(data?.total ?? 0, '个邮箱')}
       />
       <EmailAccountFormDialog
         key={dialog.kind === 'form' ? (dialog.account?.id ?? 'new') : 'closed'}

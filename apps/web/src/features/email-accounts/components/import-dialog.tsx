@@ -2,8 +2,8 @@ import { UploadOutlined } from '@ant-design/icons';
 import type { ImportEmailAccountData, ImportRowResult } from '@youju/contract';
 import { Alert, Button, Modal, Space, Table, type TableProps, Tag, Typography, Upload } from 'antd';
 import { useState } from 'react';
-import { readFileText } from '../../../lib/download';
 import { showErrorMessage } from '../../../lib/feedback';
+import { readFileText } from '../../../lib/read-file-text';
 import { useImportEmailAccounts } from '../api/import-email-accounts';
 
 const TEMPLATE =

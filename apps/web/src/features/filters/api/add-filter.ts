@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Filter, NewFilter } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 import { filterKeys } from './get-filters';
 
 /** POST /api/user/addFilter: a bad or too slow regular expression is refused with a Chinese message. */
 export function addFilter(body: NewFilter): Promise<Filter> {
-  return callApi<Filter>({ method: 'POST', url: '/user/addFilter', data: body });
+  return apiPost<Filter>('/user/addFilter', body);
 }
 
 /** The dialog shows the server's reason itself (next to the pattern), so the failure stays silent here. */

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 import { filterKeys } from './get-filters';
 
 /** POST /api/user/delFilter */
 export function deleteFilter(id: number): Promise<unknown> {
-  return callApi({ method: 'POST', url: '/user/delFilter', data: { id } });
+  return apiPost('/user/delFilter', { id });
 }
 
 export function useDeleteFilter(onSuccess?: () => void) {

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Filter } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiGet } from '../../../lib/http';
 
 /** GET /api/user/getFilters: the caller's content filters (administrators: all). */
 export function getFilters(): Promise<Filter[]> {
-  return callApi<Filter[]>({ method: 'GET', url: '/user/getFilters' });
+  return apiGet<Filter[]>('/user/getFilters');
 }
 
 export const filterKeys = {

@@ -1,12 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AddBlacklistQuery, BlacklistItem } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiGet } from '../../../lib/http';
 
 export const blacklistKeys = { all: ['blacklist'] as const };
 
 /** GET /api/waf/getBlacklist: every entry, automatic bans included. */
 export function getBlacklist(): Promise<BlacklistItem[]> {
-  return callApi<BlacklistItem[]>({ method: 'GET', url: '/waf/getBlacklist' });
+  return apiGet<BlacklistItem[]>('/waf/getBlacklist');
 }
 
 export function getBlacklistQueryOptions() {
@@ -19,12 +19,12 @@ export function useBlacklist() {
 
 /** GET /api/waf/addBlacklistIP: answers 409 when the entry covers the caller's own address. */
 export function addBlacklistIp(query: AddBlacklistQuery): Promise<{ ip: string }> {
-  return callApi<{ ip: string }>({ method: 'GET', url: '/waf/addBlacklistIP', params: query });
+  return apiGet<{ ip: string }>('/waf/addBlacklistIP', query);
 }
 
 /** GET /api/waf/removeBlacklistIP */
 export function removeBlacklistIp(ip: string): Promise<void> {
-  return callApi<void>({ method: 'GET', url: '/waf/removeBlacklistIP', params: { ip } });
+  return apiGet<void>('/waf/removeBlacklistIP', { ip });
 }
 
 export function useAddBlacklistIp(onSuccess?: (entry: { ip: string }) => void) {

@@ -14,9 +14,9 @@ import {
   Typography,
 } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { ApiError } from '../../../lib/api-error';
-import { dayjs, formatTime } from '../../../lib/dayjs';
+import { dayjs, formatTime } from '../../../lib/dates';
 import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
+import { ApiError } from '../../../lib/http';
 import { useAddBlacklistIp, useBlacklist, useRemoveBlacklistIp } from '../api/blacklist';
 
 const SOURCE_NAMES: Record<BlacklistItem['source'], { text: string; color: string }> = {
@@ -90,7 +90,7 @@ export function BlacklistCard() {
       dataIndex: 'expiresAt',
       render: (value: string | null, item) => (
         <Space size={4}>
-          {formatTime(value, '永久')}
+          {formatTime(value, { fallback: '永久' })}
           {item.active ? null : <Tag>已过期</Tag>}
         </Space>
       ),

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreatedAddress, CreateEmailBody } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
-import { mailKeys } from './get-inbox';
+import { addressQueryKeys } from '../../../api/get-addresses';
+import { apiPost } from '../../../lib/http';
 
 /** POST /api/user/createEmail: a new address, random when no local part is given. */
 export function createAddress(body: CreateEmailBody): Promise<CreatedAddress> {
-  return callApi<CreatedAddress>({ method: 'POST', url: '/user/createEmail', data: body });
+  return apiPost<CreatedAddress>('/user/createEmail', body);
 }
 
 export function useCreateAddress(onSuccess?: (created: CreatedAddress) => void) {
@@ -13,7 +13,7 @@ export function useCreateAddress(onSuccess?: (created: CreatedAddress) => void) 
   return useMutation({
     mutationFn: createAddress,
     onSuccess: async (created) => {
-      await queryClient.invalidateQueries({ queryKey: mailKeys.addresses() });
+      await queryClient.invalidateQueries({ queryKey: addressQueryKeys.all });
       onSuccess?.(created);
     },
   });

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-error';
+import { apiDelete } from '../../../lib/http';
 import { invalidateMailLists } from './get-inbox';
 
 /** DELETE /api/user/deleteEmail/{id}: the address and all its mail. */
 export function deleteAddress(id: number): Promise<unknown> {
-  return callApi({ method: 'DELETE', url: `/user/deleteEmail/${encodeURIComponent(id)}` });
+  return apiDelete(`/user/deleteEmail/${encodeURIComponent(id)}`);
 }
 
 export function useDeleteAddress(onSuccess?: () => void) {

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 import { invalidateMailLists, mailKeys } from './get-inbox';
 
 /** POST /api/user/delEmail: delete messages by id. */
 export function deleteEmails(ids: number[]): Promise<{ deleted: number }> {
-  return callApi<{ deleted: number }>({ method: 'POST', url: '/user/delEmail', data: { ids } });
+  return apiPost<{ deleted: number }>('/user/delEmail', { ids });
 }
 
 export function useDeleteEmails(onSuccess?: (deleted: number) => void) {

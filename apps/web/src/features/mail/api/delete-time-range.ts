@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 import { invalidateMailLists } from './get-inbox';
 
 export interface DeleteTimeRangeInput {
@@ -11,7 +11,7 @@ export interface DeleteTimeRangeInput {
 
 /** POST /api/user/deleteEmailsInTimeRange: delete mail received between two times. */
 export function deleteTimeRange(body: DeleteTimeRangeInput): Promise<{ deleted: number }> {
-  return callApi<{ deleted: number }>({ method: 'POST', url: '/user/deleteEmailsInTimeRange', data: body });
+  return apiPost<{ deleted: number }>('/user/deleteEmailsInTimeRange', body);
 }
 
 export function useDeleteTimeRange(onSuccess?: (deleted: number) => void) {

@@ -1,12 +1,12 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MailDetail } from '@youju/contract';
 import { useEffect } from 'react';
-import { callApi } from '../../../lib/api-error';
+import { apiGet } from '../../../lib/http';
 import { invalidateMailLists, mailKeys } from './get-inbox';
 
 /** GET /api/user/getEmail?id=: one message with sanitised HTML; the server marks it read. */
 export function getEmail(id: number): Promise<MailDetail> {
-  return callApi<MailDetail>({ method: 'GET', url: '/user/getEmail', params: { id } });
+  return apiGet<MailDetail>('/user/getEmail', { id });
 }
 
 export function getEmailQueryOptions(id: number) {

@@ -1,24 +1,20 @@
 import { keepPreviousData, type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import type { InboxQuery, MailItem, PageOf } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { addressQueryKeys } from '../../../api/get-addresses';
+import { apiGet } from '../../../lib/http';
 
 /** GET /api/user/getInbox: one page of received mail, newest first. */
 export function getInbox(query: InboxQuery): Promise<PageOf<MailItem>> {
-  return callApi<PageOf<MailItem>>({ method: 'GET', url: '/user/getInbox', params: query });
+  return apiGet<PageOf<MailItem>>('/user/getInbox', query);
 }
 
-/**
- * Every query of the mail feature lives under ['mail'], so one invalidation (a new message, a delete)
- * refreshes the list, the counts and the addresses together.
- */
+/** Every query of the mail feature lives under ['mail']; the address list is the shared one. */
 export const mailKeys = {
   all: ['mail'] as const,
   inboxes: () => [...mailKeys.all, 'inbox'] as const,
   inbox: (query: InboxQuery) => [...mailKeys.inboxes(), query] as const,
   detail: (id: number) => [...mailKeys.all, 'detail', id] as const,
   unread: () => [...mailKeys.all, 'unread'] as const,
-  addresses: () => [...mailKeys.all, 'addresses'] as const,
-  domains: () => [...mailKeys.all, 'domains'] as const,
   raw: (id: number) => [...mailKeys.all, 'raw', id] as const,
   inlineImage: (path: string) => [...mailKeys.all, 'inline-image', path] as const,
 };
@@ -31,7 +27,7 @@ export function invalidateMailLists(queryClient: QueryClient): Promise<unknown> 
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: mailKeys.inboxes() }),
     queryClient.invalidateQueries({ queryKey: mailKeys.unread() }),
-    queryClient.invalidateQueries({ queryKey: mailKeys.addresses() }),
+    queryClient.invalidateQueries({ queryKey: addressQueryKeys.all }),
   ]);
 }
 

@@ -1,6 +1,6 @@
 import { useQueries } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { downloadBlob } from '../../../lib/download';
+import { downloadBlob } from '../../../lib/http';
 import { mailKeys } from './get-inbox';
 
 /** Inline images bigger than this stay out of the message frame (they remain downloadable). */

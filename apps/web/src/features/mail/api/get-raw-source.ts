@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { downloadBlob } from '../../../lib/download';
+import { downloadBlob } from '../../../lib/http';
 import { mailKeys } from './get-inbox';
 
 /** The raw source shown on screen is cut here; the download button gives the whole message. */

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { UnreadData } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiGet } from '../../../lib/http';
 import { mailKeys } from './get-inbox';
 
 /** GET /api/user/getUnreadEmail: unread counts, in total and per address. */
 export function getUnread(): Promise<UnreadData> {
-  return callApi<UnreadData>({ method: 'GET', url: '/user/getUnreadEmail' });
+  return apiGet<UnreadData>('/user/getUnreadEmail');
 }
 
 export function getUnreadQueryOptions() {

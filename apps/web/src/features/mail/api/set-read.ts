@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 import { invalidateMailLists } from './get-inbox';
 
 export interface SetReadInput {
@@ -9,7 +9,7 @@ export interface SetReadInput {
 
 /** POST /api/user/setReadEmail: mark messages read or unread. */
 export function setRead(body: SetReadInput): Promise<unknown> {
-  return callApi({ method: 'POST', url: '/user/setReadEmail', data: body });
+  return apiPost('/user/setReadEmail', body);
 }
 
 export function useSetRead() {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MailDetail, MailItem } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 import { invalidateMailLists, mailKeys } from './get-inbox';
 
 export interface UpdateEmailInput {
@@ -11,7 +11,7 @@ export interface UpdateEmailInput {
 
 /** POST /api/user/updateEmail: star or flag a message as spam. */
 export function updateEmail(body: UpdateEmailInput): Promise<MailItem> {
-  return callApi<MailItem>({ method: 'POST', url: '/user/updateEmail', data: body });
+  return apiPost<MailItem>('/user/updateEmail', body);
 }
 
 export function useUpdateEmail() {

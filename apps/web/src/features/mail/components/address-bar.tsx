@@ -1,9 +1,9 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Badge, Button, Popconfirm, Select, Space, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
+import { useAddresses } from '../../../api/get-addresses';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useDeleteAddress } from '../api/delete-address';
-import { useAddresses } from '../api/get-addresses';
 import { useUnread } from '../api/get-unread';
 import { CreateAddressDialog } from './create-address-dialog';
 
@@ -42,7 +42,7 @@ function OwnAddress({ address }: { address: string }) {
 
 /** A system user's addresses with unread counts; create and delete. */
 function AddressPicker({ value, onChange }: Omit<AddressBarProps, 'mailboxAddress'>) {
-  const addresses = useAddresses(true);
+  const addresses = useAddresses();
   const unread = useUnread();
   const [creating, setCreating] = useState(false);
   const remove = useDeleteAddress(() => {

@@ -1,9 +1,9 @@
 import type { CreatedAddress, CreateEmailBody } from '@youju/contract';
 import { Empty, Form, Input, Modal, Select } from 'antd';
+import { useDomains } from '../../../api/get-domains';
 import { rules } from '../../../config/validation';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useCreateAddress } from '../api/create-address';
-import { useAddressDomains } from '../api/get-address-domains';
 
 interface CreateAddressDialogProps {
   onClose: () => void;
@@ -18,7 +18,7 @@ interface CreateAddressValues {
 /** A new temporary address on one of the caller's domains; an empty local part gets a random one. */
 export function CreateAddressDialog({ onClose, onCreated }: CreateAddressDialogProps) {
   const [form] = Form.useForm<CreateAddressValues>();
-  const domainsQuery = useAddressDomains(true);
+  const domainsQuery = useDomains();
   const domains = domainsQuery.data ?? [];
   const domainId = Form.useWatch('domainId', form);
   const domainName = domains.find((domain) => domain.id === domainId)?.name;

@@ -1,8 +1,8 @@
 import { Alert, DatePicker, Form, Modal, Select, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
+import { useAddresses } from '../../../api/get-addresses';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useDeleteTimeRange } from '../api/delete-time-range';
-import { useAddresses } from '../api/get-addresses';
 
 interface DeleteRangeDialogProps {
   /** a mailbox session's own address (it deletes only its own mail); null for system users */

@@ -1,6 +1,6 @@
 import DOMPurify, { type Config } from 'dompurify';
 
-/** Where the server points cid: images (API.md `attachment/{id}`), before they are inlined as data: URLs. */
+/** Where the server points cid: images (GET /api/user/attachment/{id}), before they are inlined as data: URLs. */
 const ATTACHMENT_PREFIX = '/api/user/attachment/';
 const REMOTE = /^https?:\/\//i;
 const SAFE_LINK = /^(?:https?:|mailto:|tel:)/i;

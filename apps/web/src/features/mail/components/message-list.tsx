@@ -1,7 +1,7 @@
 import { PaperClipOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
 import type { MailItem } from '@youju/contract';
 import { Button, Empty, List, Space, Tag, Tooltip, Typography } from 'antd';
-import { dayjs } from '../../../lib/dayjs';
+import { formatTime } from '../../../lib/dates';
 import { useUpdateEmail } from '../api/update-email';
 
 interface MessageListProps {
@@ -21,12 +21,7 @@ interface MessageListProps {
 
 /** Today: the time; this year: month and day; older: the full date. */
 export function listTime(value: string): string {
-  const time = dayjs(value);
-  if (!time.isValid()) return '';
-  const now = dayjs();
-  if (time.isSame(now, 'day')) return time.format('HH:mm');
-  if (time.isSame(now, 'year')) return time.format('M月D日');
-  return time.format('YYYY年M月D日');
+  return formatTime(value, { style: 'list', fallback: '' });
 }
 
 function senderName(item: MailItem): string {

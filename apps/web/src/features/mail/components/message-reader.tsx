@@ -10,9 +10,11 @@ import {
 import type { MailDetail, Person } from '@youju/contract';
 import { Alert, Button, Descriptions, Empty, List, Popconfirm, Skeleton, Space, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
-import { dayjs } from '../../../lib/dayjs';
-import { attachmentPath, downloadBlob, saveBlob } from '../../../lib/download';
+import { downloadAttachment } from '../../../api/attachments';
+import { formatBytes } from '../../../lib/bytes';
+import { formatTime } from '../../../lib/dates';
 import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
+import { saveBlob } from '../../../lib/save-blob';
 import { useDeleteEmails } from '../api/delete-emails';
 import { useEmail } from '../api/get-email';
 import { useSetRead } from '../api/set-read';
@@ -38,14 +40,7 @@ function peopleText(people: Person[]): string {
 
 /** 2025年3月1日 星期六 14:05 */
 export function readerTime(value: string): string {
-  const time = dayjs(value);
-  return time.isValid() ? time.format('YYYY年M月D日 dddd HH:mm') : '';
-}
-
-function sizeText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} 字节`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return formatTime(value, { style: 'reader', fallback: '' });
 }
 
 function AttachmentList({ detail }: { detail: MailDetail }) {
@@ -54,7 +49,7 @@ function AttachmentList({ detail }: { detail: MailDetail }) {
   const download = async (id: string, filename: string) => {
     setDownloading(id);
     try {
-      saveBlob(await downloadBlob(attachmentPath(id)), filename || '附件');
+      saveBlob(await downloadAttachment(id), filename || '附件');
     } catch (error) {
       showErrorMessage(error instanceof Error ? error.message : '附件下载失败，请稍后再试');
     } finally {
@@ -88,7 +83,7 @@ function AttachmentList({ detail }: { detail: MailDetail }) {
         >
           <Typography.Text>{attachment.filename || '（未命名附件）'}</Typography.Text>
           <Typography.Text type="secondary" style={{ marginInlineStart: 8 }}>
-            {sizeText(attachment.size)}
+            {formatBytes(attachment.size, 'received')}
             {attachment.inline ? '，正文内嵌' : ''}
           </Typography.Text>
         </List.Item>

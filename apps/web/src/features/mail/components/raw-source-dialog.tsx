@@ -1,17 +1,12 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Modal, Spin } from 'antd';
-import { saveBlob } from '../../../lib/download';
+import { formatBytes } from '../../../lib/bytes';
+import { saveBlob } from '../../../lib/save-blob';
 import { useRawSource } from '../api/get-raw-source';
 
 interface RawSourceDialogProps {
   messageId: number;
   onClose: () => void;
-}
-
-function sizeText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} 字节`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /** 查看原文: the message exactly as received, with a download of the .eml file. */
@@ -48,7 +43,7 @@ export function RawSourceDialog({ messageId, onClose }: RawSourceDialogProps) {
               type="info"
               showIcon
               style={{ marginBottom: 8 }}
-              title={`原文共 ${sizeText(raw.data.size)}，这里只显示开头部分，完整内容请下载。`}
+              title={`原文共 ${formatBytes(raw.data.size, 'received')}，这里只显示开头部分，完整内容请下载。`}
             />
           ) : null}
           <pre

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Order } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 import { orderKeys } from './get-orders';
 
 /** POST /api/user/cancelOrder: an unpaid order; its address is free again. */
 export function cancelOrder(orderNo: string): Promise<Order> {
-  return callApi<Order>({ method: 'POST', url: '/user/cancelOrder', data: { orderNo } });
+  return apiPost<Order>('/user/cancelOrder', { orderNo });
 }
 
 export function useCancelOrder(onSuccess?: (order: Order) => void) {

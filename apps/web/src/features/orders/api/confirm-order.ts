@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Order } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 import { orderKeys } from './get-orders';
 
 /** POST /api/user/confirmOrder: manual payment received; the mailbox is created once. */
 export function confirmOrder(orderNo: string): Promise<Order> {
-  return callApi<Order>({ method: 'POST', url: '/user/confirmOrder', data: { orderNo } });
+  return apiPost<Order>('/user/confirmOrder', { orderNo });
 }
 
 export function useConfirmOrder(onSuccess?: (order: Order) => void) {

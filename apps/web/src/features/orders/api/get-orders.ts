@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Order, OrderStatus, PageOf } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiGet } from '../../../lib/http';
 
 export interface OrderListParams {
   page: number;
@@ -18,7 +18,7 @@ export const orderKeys = {
 
 /** GET /api/user/getOrders: orders on the caller's domains (administrators: all). */
 export function getOrders(params: OrderListParams): Promise<PageOf<Order>> {
-  return callApi<PageOf<Order>>({ method: 'GET', url: '/user/getOrders', params });
+  return apiGet<PageOf<Order>>('/user/getOrders', params);
 }
 
 export function getOrdersQueryOptions(params: OrderListParams) {

@@ -1,11 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PaySettings, UpdatePaySettingsBody } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiGet, apiPost } from '../../../lib/http';
 import { orderKeys } from './get-orders';
 
 /** GET /api/user/getPaySettings (administrators): the EPay key is never sent, only whether it is set. */
 export function getPaySettings(): Promise<PaySettings> {
-  return callApi<PaySettings>({ method: 'GET', url: '/user/getPaySettings' });
+  return apiGet<PaySettings>('/user/getPaySettings');
 }
 
 export function getPaySettingsQueryOptions() {
@@ -18,7 +18,7 @@ export function usePaySettings(enabled = true) {
 
 /** POST /api/user/updatePaySettings: an empty key keeps the stored one. */
 export function updatePaySettings(body: UpdatePaySettingsBody): Promise<PaySettings> {
-  return callApi<PaySettings>({ method: 'POST', url: '/user/updatePaySettings', data: body });
+  return apiPost<PaySettings>('/user/updatePaySettings', body);
 }
 
 export function useUpdatePaySettings(onSuccess?: (settings: PaySettings) => void) {

@@ -1,18 +1,9 @@
 import type { Order, OrderStatus } from '@youju/contract';
-import {
-  Button,
-  Input,
-  Popconfirm,
-  Select,
-  Space,
-  Table,
-  type TableProps,
-  Tag,
-  Tooltip,
-  Typography,
-} from 'antd';
+import { Button, Input, Popconfirm, Space, Table, type TableProps, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
-import { formatTime } from '../../../lib/dayjs';
+import { FilterSelect } from '../../../components/filter-select';
+import { useTablePaging } from '../../../components/use-table-paging';
+import { formatTime } from '../../../lib/dates';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useCancelOrder } from '../api/cancel-order';
 import { useConfirmOrder } from '../api/confirm-order';
@@ -21,7 +12,7 @@ import { orderStatusTags, payMethodLabel, yuan } from './order-labels';
 
 /** Store orders on the caller's domains: confirm a manual payment (the mailbox opens once) or cancel. */
 export function OrderTable() {
-  const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
+  const { paging, toFirstPage, filterChange, pagination } = useTablePaging();
   const [status, setStatus] = useState<OrderStatus | 'all'>('all');
   const [phone, setPhone] = useState('');
   const ordersQuery = useOrders({
@@ -96,14 +87,10 @@ export function OrderTable() {
   return (
     <>
       <Space wrap style={{ marginBottom: 16 }}>
-        <Select<OrderStatus | 'all'>
-          aria-label="订单状态"
+        <FilterSelect<OrderStatus | 'all'>
+          label="订单状态"
           value={status}
-          style={{ width: 130 }}
-          onChange={(value) => {
-            setStatus(value);
-            setPaging((current) => ({ ...current, page: 1 }));
-          }}
+          onChange={filterChange(setStatus)}
           options={[
             { value: 'all', label: '全部状态' },
             ...(Object.keys(orderStatusTags) as OrderStatus[]).map((key) => ({
@@ -119,7 +106,7 @@ export function OrderTable() {
           style={{ width: 220 }}
           onSearch={(value) => {
             setPhone(value.trim());
-            setPaging((current) => ({ ...current, page: 1 }));
+            toFirstPage();
           }}
         />
       </Space>
@@ -130,14 +117,7 @@ export function OrderTable() {
         loading={ordersQuery.isFetching}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: '暂无订单' }}
-        pagination={{
-          current: paging.page,
-          pageSize: paging.pageSize,
-          total: data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => `共 ${total} 个订单`,
-          onChange: (page, pageSize) => setPaging({ page, pageSize }),
-        }}
+        pagination={pagination(data?.total ?? 0, '个订单')}
       />
     </>
   );

@@ -1,5 +1,5 @@
 import { Button, Card, Form, Input } from 'antd';
-import { rules } from '../../../config/validation';
+import { confirmationField, rules } from '../../../config/validation';
 import { useChangePassword } from '../api/change-password';
 
 interface FormValues {
@@ -39,20 +39,7 @@ export function ChangePasswordForm({ onChanged }: ChangePasswordFormProps) {
         >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
-        <Form.Item
-          name="confirmPassword"
-          label="确认新密码"
-          dependencies={['newPassword']}
-          rules={[
-            { required: true, message: '请再次输入新密码' },
-            ({ getFieldValue }) => ({
-              validator: (_rule, value) =>
-                !value || getFieldValue('newPassword') === value
-                  ? Promise.resolve()
-                  : Promise.reject(new Error('两次输入的新密码不一致')),
-            }),
-          ]}
-        >
+        <Form.Item label="确认新密码" {...confirmationField('newPassword', '新密码')}>
           <Input.Password autoComplete="new-password" />
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={mutation.isPending}>

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SaleDomain } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiGet } from '../../../lib/http';
 
 /** GET /api/getAdminDomains: domains whose mailboxes are for sale, price in fen. */
 export function getSaleDomains(): Promise<SaleDomain[]> {
-  return callApi<SaleDomain[]>({ method: 'GET', url: '/getAdminDomains' });
+  return apiGet<SaleDomain[]>('/getAdminDomains');
 }
 
 export function getSaleDomainsQueryOptions() {

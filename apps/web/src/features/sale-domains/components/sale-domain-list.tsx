@@ -1,7 +1,7 @@
 import { GlobalOutlined } from '@ant-design/icons';
 import type { SaleDomain } from '@youju/contract';
 import { Alert, Button, Card, Col, Empty, Row, Skeleton, Statistic, Typography } from 'antd';
-import { useSettingsStore } from '../../../stores/settings-store';
+import { useSettingsStore } from '../../../state/settings';
 import { useSaleDomains } from '../api/get-sale-domains';
 
 /** Prices travel in fen (分); people read yuan (元). */

@@ -1,15 +1,11 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { LoginHistoryItem, PageOf } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiGet } from '../../../lib/http';
 import { securityKeys } from './sessions';
 
 /** GET /api/user/getLoginHistory: the caller's login attempts, newest first. */
 export function getLoginHistory(page: number, pageSize: number): Promise<PageOf<LoginHistoryItem>> {
-  return callApi<PageOf<LoginHistoryItem>>({
-    method: 'GET',
-    url: '/user/getLoginHistory',
-    params: { page, pageSize },
-  });
+  return apiGet<PageOf<LoginHistoryItem>>('/user/getLoginHistory', { page, pageSize });
 }
 
 export function getLoginHistoryQueryOptions(page: number, pageSize: number) {

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SessionItem } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiGet, apiPost } from '../../../lib/http';
 
 export const securityKeys = {
   all: ['security'] as const,
@@ -10,7 +10,7 @@ export const securityKeys = {
 
 /** GET /api/user/getSessions: the caller's active sessions, the current one flagged. */
 export function getSessions(): Promise<SessionItem[]> {
-  return callApi<SessionItem[]>({ method: 'GET', url: '/user/getSessions' });
+  return apiGet<SessionItem[]>('/user/getSessions');
 }
 
 export function getSessionsQueryOptions() {
@@ -23,12 +23,12 @@ export function useSessions() {
 
 /** POST /api/user/revokeSession: ends one of the caller's other sessions. */
 export function revokeSession(id: number): Promise<void> {
-  return callApi<void>({ method: 'POST', url: '/user/revokeSession', data: { id } });
+  return apiPost<void>('/user/revokeSession', { id });
 }
 
 /** POST /api/user/revokeOtherSessions: ends every session but this one. */
 export function revokeOtherSessions(): Promise<{ revoked: number }> {
-  return callApi<{ revoked: number }>({ method: 'POST', url: '/user/revokeOtherSessions' });
+  return apiPost<{ revoked: number }>('/user/revokeOtherSessions');
 }
 
 export function useRevokeSession(onSuccess?: () => void) {

@@ -1,7 +1,7 @@
 import type { LoginHistoryItem } from '@youju/contract';
 import { Card, Table, type TableProps, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
-import { formatTime } from '../../../lib/dayjs';
+import { formatTime } from '../../../lib/dates';
 import { useLoginHistory } from '../api/get-login-history';
 
 /** The caller's login attempts, successful or not, newest first. */

@@ -1,6 +1,6 @@
 import type { SessionItem } from '@youju/contract';
 import { Button, Card, Popconfirm, Table, type TableProps, Tag, Tooltip } from 'antd';
-import { formatTime } from '../../../lib/dayjs';
+import { formatTime } from '../../../lib/dates';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useRevokeOtherSessions, useRevokeSession, useSessions } from '../api/sessions';
 

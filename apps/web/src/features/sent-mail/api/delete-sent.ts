@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 import { sentKeys } from './get-sent';
 
 /** POST /api/user/delSentEmail: deleting also cancels deliveries still in the queue. */
 export function deleteSent(ids: number[]): Promise<{ deleted: number }> {
-  return callApi<{ deleted: number }>({ method: 'POST', url: '/user/delSentEmail', data: { ids } });
+  return apiPost<{ deleted: number }>('/user/delSentEmail', { ids });
 }
 
 export function useDeleteSent(onSuccess?: (deleted: number) => void) {

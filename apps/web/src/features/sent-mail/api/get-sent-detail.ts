@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SentDetail } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiGet } from '../../../lib/http';
 import { inFlight, sentKeys } from './get-sent';
 
 /** GET /api/user/getSentDetail?id=: one sent message as written, with its deliveries. */
 export function getSentDetail(id: number): Promise<SentDetail> {
-  return callApi<SentDetail>({ method: 'GET', url: '/user/getSentDetail', params: { id } });
+  return apiGet<SentDetail>('/user/getSentDetail', { id });
 }
 
 export function getSentDetailQueryOptions(id: number) {

@@ -1,10 +1,10 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { PageOf, SentItem } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiGet } from '../../../lib/http';
 
 /** GET /api/user/getSentEmail: the caller's sent mail, newest first, with per-recipient deliveries. */
 export function getSent(page: number, pageSize: number): Promise<PageOf<SentItem>> {
-  return callApi<PageOf<SentItem>>({ method: 'GET', url: '/user/getSentEmail', params: { page, pageSize } });
+  return apiGet<PageOf<SentItem>>('/user/getSentEmail', { page, pageSize });
 }
 
 export const sentKeys = {

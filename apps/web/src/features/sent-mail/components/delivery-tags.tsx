@@ -1,6 +1,6 @@
 import type { Delivery, DeliveryStatus } from '@youju/contract';
 import { Space, Tag, Tooltip, Typography } from 'antd';
-import dayjs from 'dayjs';
+import { formatTime } from '../../../lib/dates';
 
 export const statusLabels: Record<DeliveryStatus, { text: string; color: string }> = {
   queued: { text: '排队中', color: 'default' },
@@ -20,7 +20,7 @@ export function deliveryExplanation(delivery: Delivery): string {
     case 'delivered':
       return delivery.remoteResponse ? `对方服务器已接收：${delivery.remoteResponse}` : '对方服务器已接收';
     case 'retrying':
-      return `${delivery.nextAttemptAt ? `将于 ${dayjs(delivery.nextAttemptAt).format('MM-DD HH:mm:ss')} 重试` : '稍后重试'}（已尝试 ${delivery.attempts} 次）${delivery.lastError ? `，上次结果：${delivery.lastError}` : ''}`;
+      return `${delivery.nextAttemptAt ? `将于 ${formatTime(delivery.nextAttemptAt, { style: 'monthDayTime' })} 重试` : '稍后重试'}（已尝试 ${delivery.attempts} 次）${delivery.lastError ? `，上次结果：${delivery.lastError}` : ''}`;
     case 'failed':
       return `投递失败，对方服务器回复：${delivery.lastError ?? '未知原因'}`;
   }
@@ -30,7 +30,7 @@ export function StatusTag({ delivery }: { delivery: Delivery }) {
   const label = statusLabels[delivery.status];
   const suffix =
     delivery.status === 'retrying' && delivery.nextAttemptAt
-      ? ` ${dayjs(delivery.nextAttemptAt).format('HH:mm')}`
+      ? ` ${formatTime(delivery.nextAttemptAt, { style: 'clock' })}`
       : '';
   return (
     <Tooltip title={deliveryExplanation(delivery)}>

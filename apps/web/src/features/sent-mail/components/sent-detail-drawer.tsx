@@ -1,17 +1,13 @@
 import { DownloadOutlined, PaperClipOutlined } from '@ant-design/icons';
 import { Button, Descriptions, Drawer, Empty, List, Spin, Table, Typography } from 'antd';
-import dayjs from 'dayjs';
 import DOMPurify from 'dompurify';
 import { useState } from 'react';
+import { formatBytes } from '../../../lib/bytes';
+import { formatTime } from '../../../lib/dates';
 import { showErrorMessage } from '../../../lib/feedback';
 import { downloadSentRaw } from '../api/download-sent';
 import { useSentDetail } from '../api/get-sent-detail';
 import { deliveryExplanation, StatusTag } from './delivery-tags';
-
-function formatSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-}
 
 /**
  * The sent message's HTML in a frame without scripts, forms or same-origin rights (sandbox with no
@@ -73,10 +69,10 @@ export function SentDetailDrawer({ id, onClose }: { id: number | null; onClose: 
               <Descriptions.Item label="密送">{data.bcc.join('、')}</Descriptions.Item>
             )}
             <Descriptions.Item label="发送时间">
-              {dayjs(data.createdAt).format('YYYY-MM-DD HH:mm:ss')}
+              {formatTime(data.createdAt, { style: 'dateTimeSeconds' })}
             </Descriptions.Item>
             {data.size !== undefined && (
-              <Descriptions.Item label="大小">{formatSize(data.size)}</Descriptions.Item>
+              <Descriptions.Item label="大小">{formatBytes(data.size, 'sent')}</Descriptions.Item>
             )}
           </Descriptions>
 
@@ -104,7 +100,7 @@ export function SentDetailDrawer({ id, onClose }: { id: number | null; onClose: 
               dataSource={data.attachments}
               renderItem={(attachment) => (
                 <List.Item>
-                  <PaperClipOutlined /> {attachment.filename}（{formatSize(attachment.size)}）
+                  <PaperClipOutlined /> {attachment.filename}（{formatBytes(attachment.size, 'sent')}）
                 </List.Item>
               )}
             />

@@ -1,8 +1,9 @@
 import { DeleteOutlined, EditOutlined, EyeOutlined } from '@ant-design/icons';
 import type { SentItem } from '@youju/contract';
 import { Button, Card, Popconfirm, Space, Table, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
+import { useTablePaging } from '../../../components/use-table-paging';
+import { formatTime } from '../../../lib/dates';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useDeleteSent } from '../api/delete-sent';
 import { useSent } from '../api/get-sent';
@@ -15,11 +16,10 @@ import { SentDetailDrawer } from './sent-detail-drawer';
  * `onCompose` opens the compose drawer, which the route provides.
  */
 export function SentView({ onCompose }: { onCompose: () => void }) {
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const { paging, pagination } = useTablePaging();
   const [viewing, setViewing] = useState<number | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
-  const sent = useSent(page, pageSize);
+  const sent = useSent(paging.page, paging.pageSize);
   const remove = useDeleteSent((deleted) => {
     showSuccessMessage(`已删除 ${deleted} 封邮件`);
     setSelected([]);
@@ -56,17 +56,7 @@ export function SentView({ onCompose }: { onCompose: () => void }) {
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}
         locale={{ emptyText: '还没有发出的邮件' }}
         scroll={{ x: 860 }}
-        pagination={{
-          current: page,
-          pageSize,
-          total: sent.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => `共 ${total} 封`,
-          onChange: (nextPage, nextSize) => {
-            setPage(nextPage);
-            setPageSize(nextSize);
-          },
-        }}
+        pagination={pagination(sent.data?.total ?? 0, '封')}
         columns={[
           {
             title: '主题',
@@ -86,7 +76,7 @@ export function SentView({ onCompose }: { onCompose: () => void }) {
             title: '发送时间',
             dataIndex: 'createdAt',
             width: 150,
-            render: (time: string) => dayjs(time).format('YYYY-MM-DD HH:mm'),
+            render: (time: string) => formatTime(time, { style: 'dateTime' }),
           },
           {
             title: '操作',

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SettingData } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiGet } from '../../../lib/http';
 
 /** GET /api/user/getSetting: personal settings, plus system and payment ones for administrators. */
 export function getSettings(): Promise<SettingData> {
-  return callApi<SettingData>({ method: 'GET', url: '/user/getSetting' });
+  return apiGet<SettingData>('/user/getSetting');
 }
 
 export const settingsKeys = { all: ['settings'] as const };

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SettingData, UpdateSettingBody } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 import { settingsKeys } from './get-settings';
 
 /** POST /api/user/updateSetting: only the parts and fields sent change. */
 export function updateSettings(body: UpdateSettingBody): Promise<SettingData> {
-  return callApi<SettingData>({ method: 'POST', url: '/user/updateSetting', data: body });
+  return apiPost<SettingData>('/user/updateSetting', body);
 }
 
 export function useUpdateSettings(onSuccess?: (data: SettingData) => void) {

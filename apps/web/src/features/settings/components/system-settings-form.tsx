@@ -1,10 +1,9 @@
 import type { PaymentSettingsView, SystemSettingsView, UpdateSettingBody } from '@youju/contract';
 import { Button, Card, Col, Form, Input, InputNumber, Row, Select, Switch, Typography } from 'antd';
 import { useEffect, useMemo } from 'react';
+import { bytesToMegabytes, megabytesToBytes } from '../../../lib/bytes';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useUpdateSettings } from '../api/update-settings';
-
-const MB = 1024 * 1024;
 
 interface FormValues {
   siteName: string;
@@ -46,9 +45,9 @@ function toForm(system: SystemSettingsView, payment?: PaymentSettingsView): Form
     storeOpen: system.storeOpen,
     defaultDomainId: system.defaultDomainId,
     retentionDays: system.retentionDays,
-    maxMessageMb: Math.round((system.maxMessageBytes / MB) * 100) / 100,
+    maxMessageMb: bytesToMegabytes(system.maxMessageBytes),
     temporaryMailboxHours: system.temporaryMailboxHours,
-    defaultQuotaMb: Math.round((system.defaultQuotaBytes / MB) * 100) / 100,
+    defaultQuotaMb: bytesToMegabytes(system.defaultQuotaBytes),
     relayUrl: system.relayUrl,
     sendPerHour: system.sendPerHour,
     sendPerDay: system.sendPerDay,
@@ -81,9 +80,9 @@ function toBody(values: FormValues, withPayment: boolean): UpdateSettingBody {
       storeOpen: values.storeOpen,
       defaultDomainId: values.defaultDomainId ?? null,
       retentionDays: values.retentionDays,
-      maxMessageBytes: Math.round(values.maxMessageMb * MB),
+      maxMessageBytes: megabytesToBytes(values.maxMessageMb),
       temporaryMailboxHours: values.temporaryMailboxHours,
-      defaultQuotaBytes: Math.round(values.defaultQuotaMb * MB),
+      defaultQuotaBytes: megabytesToBytes(values.defaultQuotaMb),
       relayUrl: values.relayUrl?.trim() ?? '',
       sendPerHour: values.sendPerHour,
       sendPerDay: values.sendPerDay,

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateSysAccountBody, SysAccount } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 import { getSysAccountsQueryOptions } from './get-sys-accounts';
 
 /** POST /api/admin/createSysAccount */
 export function createSysAccount(body: CreateSysAccountBody): Promise<SysAccount> {
-  return callApi<SysAccount>({ method: 'POST', url: '/admin/createSysAccount', data: body });
+  return apiPost<SysAccount>('/admin/createSysAccount', body);
 }
 
 export function useCreateSysAccount(onSuccess?: (account: SysAccount) => void) {

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 import { getSysAccountsQueryOptions } from './get-sys-accounts';
 
 /** POST /api/admin/delSysAccount */
 export function deleteSysAccount(id: number): Promise<unknown> {
-  return callApi({ method: 'POST', url: '/admin/delSysAccount', data: { id } });
+  return apiPost('/admin/delSysAccount', { id });
 }
 
 export function useDeleteSysAccount(onSuccess?: () => void) {

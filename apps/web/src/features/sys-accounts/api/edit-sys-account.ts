@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { EditSysAccountBody, SysAccount } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiPost } from '../../../lib/http';
 import { getSysAccountsQueryOptions } from './get-sys-accounts';
 
 /** POST /api/admin/editSysAccount: only the fields present change. */
 export function editSysAccount(body: EditSysAccountBody): Promise<SysAccount> {
-  return callApi<SysAccount>({ method: 'POST', url: '/admin/editSysAccount', data: body });
+  return apiPost<SysAccount>('/admin/editSysAccount', body);
 }
 
 export function useEditSysAccount(onSuccess?: (account: SysAccount) => void) {

@@ -1,10 +1,10 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { PageOf, PageQuery, SysAccount } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiGet } from '../../../lib/http';
 
 /** GET /api/admin/getSysAccount: one page of system accounts (administrators only). */
 export function getSysAccounts(params: Required<PageQuery>): Promise<PageOf<SysAccount>> {
-  return callApi<PageOf<SysAccount>>({ method: 'GET', url: '/admin/getSysAccount', params });
+  return apiGet<PageOf<SysAccount>>('/admin/getSysAccount', params);
 }
 
 /** Without paging it yields the key every page lives under, which mutations invalidate. */

@@ -1,5 +1,6 @@
 import type { CreateSysAccountBody, EditSysAccountBody, SysAccount, SystemRole } from '@youju/contract';
-import { Form, Input, InputNumber, Modal, Select, Switch } from 'antd';
+import { Form, Input, InputNumber, Select, Switch } from 'antd';
+import { FormDialog } from '../../../components/form-dialog';
 import { roleLabels } from '../../../config/labels';
 import { rules } from '../../../config/validation';
 import { showSuccessMessage } from '../../../lib/feedback';
@@ -59,26 +60,14 @@ export function SysAccountFormDialog({ account, open, onClose }: SysAccountFormD
   };
 
   return (
-    <Modal
+    <FormDialog<SysAccountFormValues>
       open={open}
       title={editing ? `编辑账号 ${account.username}` : '新建系统账号'}
       okText={editing ? '保存' : '创建'}
-      cancelText="取消"
-      confirmLoading={createMutation.isPending || editMutation.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
-      modalRender={(dialog) => (
-        <Form<SysAccountFormValues>
-          name="sys-account"
-          form={form}
-          layout="vertical"
-          initialValues={initialValues(account)}
-          onFinish={submit}
-        >
-          {dialog}
-        </Form>
-      )}
+      saving={createMutation.isPending || editMutation.isPending}
+      form={form}
+      formProps={{ name: 'sys-account', initialValues: initialValues(account), onFinish: submit }}
+      onClose={onClose}
     >
       <Form.Item name="username" label="用户名" rules={editing ? [] : rules.username}>
         <Input disabled={editing} placeholder="3 到 32 位字母、数字、下划线、点或短横线" autoComplete="off" />
@@ -105,6 +94,6 @@ export function SysAccountFormDialog({ account, open, onClose }: SysAccountFormD
           <Switch checkedChildren="启用" unCheckedChildren="停用" />
         </Form.Item>
       )}
-    </Modal>
+    </FormDialog>
   );
 }

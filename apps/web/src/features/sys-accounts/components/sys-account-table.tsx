@@ -2,10 +2,11 @@ import { PlusOutlined } from '@ant-design/icons';
 import type { SysAccount } from '@youju/contract';
 import { Button, Card, Popconfirm, Space, Switch, Table, type TableProps, Tag, Typography } from 'antd';
 import { useState } from 'react';
+import { useTablePaging } from '../../../components/use-table-paging';
 import { roleLabel } from '../../../config/labels';
-import { formatTime } from '../../../lib/dayjs';
+import { formatTime } from '../../../lib/dates';
 import { showSuccessMessage } from '../../../lib/feedback';
-import { usePermissionStore } from '../../../stores/permission-store';
+import { usePermissionStore } from '../../../state/permission';
 import { useDeleteSysAccount } from '../api/delete-sys-account';
 import { useEditSysAccount } from '../api/edit-sys-account';
 import { useSysAccounts } from '../api/get-sys-accounts';
@@ -19,7 +20,7 @@ function limitText(limit: number): string {
 
 /** System accounts of the service: list, create, edit, enable or disable, delete. */
 export function SysAccountTable() {
-  const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
+  const { paging, pagination } = useTablePaging();
   const [dialog, setDialog] = useState<DialogState>({ open: false });
   const currentName = usePermissionStore((state) => state.permissionData.name);
   const accountsQuery = useSysAccounts(paging);
@@ -68,7 +69,7 @@ export function SysAccountTable() {
     {
       title: '最后登录',
       dataIndex: 'lastLoginAt',
-      render: (value: string | null) => formatTime(value, '从未登录'),
+      render: (value: string | null) => formatTime(value, { fallback: '从未登录' }),
     },
     {
       title: '操作',
@@ -122,14 +123,7 @@ export function SysAccountTable() {
         loading={accountsQuery.isFetching}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: '暂无系统账号' }}
-        pagination={{
-          current: paging.page,
-          pageSize: paging.pageSize,
-          total: data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => `共 ${total} 个账号`,
-          onChange: (page, pageSize) => setPaging({ page, pageSize }),
-        }}
+        pagination={pagination(data?.total ?? 0, '个账号')}
       />
       <SysAccountFormDialog
         key={dialog.open ? (dialog.account?.id ?? 'new') : 'closed'}

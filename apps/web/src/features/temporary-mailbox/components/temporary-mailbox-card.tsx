@@ -2,8 +2,8 @@ import { ThunderboltOutlined } from '@ant-design/icons';
 import type { RegEmailData } from '@youju/contract';
 import { Alert, Button, Card, Popconfirm, Select, Space, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
+import { useOpenDomains } from '../../../api/get-open-domains';
 import { useCreateTemporaryMailbox } from '../api/create-temporary-mailbox';
-import { useOpenDomains } from '../api/get-open-domains';
 
 interface TemporaryMailboxCardProps {
   /** getVar's registrationOpen; undefined while unknown */

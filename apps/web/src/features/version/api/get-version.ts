@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { VersionInfo } from '@youju/contract';
-import { callApi } from '../../../lib/api-error';
+import { apiGet } from '../../../lib/http';
 
 /** GET /api/user/getVersion: the running release, its build and its changelog. */
 export function getVersion(): Promise<VersionInfo> {
-  return callApi<VersionInfo>({ method: 'GET', url: '/user/getVersion' });
+  return apiGet<VersionInfo>('/user/getVersion');
 }
 
 export function getVersionQueryOptions() {

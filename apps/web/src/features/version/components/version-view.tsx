@@ -1,6 +1,6 @@
 import { Card, Descriptions, Empty, Skeleton, Typography } from 'antd';
 import { MarkdownView } from '../../../components/markdown/markdown-view';
-import { formatTime } from '../../../lib/dayjs';
+import { formatTime } from '../../../lib/dates';
 import { useVersion } from '../api/get-version';
 
 const ENGINE_NAMES = { sqlite: 'SQLite（内置）', postgres: 'PostgreSQL' } as const;
@@ -31,7 +31,9 @@ export function VersionView() {
               '未记录（非 Git 构建）'
             )}
           </Descriptions.Item>
-          <Descriptions.Item label="构建时间">{formatTime(data.buildDate, '未记录')}</Descriptions.Item>
+          <Descriptions.Item label="构建时间">
+            {formatTime(data.buildDate, { fallback: '未记录' })}
+          </Descriptions.Item>
           <Descriptions.Item label="Node.js 版本">{data.node}</Descriptions.Item>
           <Descriptions.Item label="数据库">{ENGINE_NAMES[data.engine]}</Descriptions.Item>
           <Descriptions.Item label="数据库结构版本">{data.schemaVersion}</Descriptions.Item>

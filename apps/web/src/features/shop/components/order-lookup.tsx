@@ -1,0 +1,63 @@
+import type { OrderStatus, PublicOrder } from '@youju/contract';
+import { Alert, Input, Table, type TableProps, Tag } from 'antd';
+import { useState } from 'react';
+import { formatTime } from '../../../lib/dates';
+import { useQueryOrders } from '../api/query-order';
+
+const statusTags: Record<OrderStatus, { color: string; label: string }> = {
+  pending: { color: 'processing', label: '等待付款确认' },
+  paid: { color: 'warning', label: '已付款，待开通' },
+  delivered: { color: 'success', label: '已开通' },
+  cancelled: { color: 'default', label: '已取消' },
+  expired: { color: 'default', label: '已过期' },
+};
+
+const columns: TableProps<PublicOrder>['columns'] = [
+  { title: '订单号', dataIndex: 'orderNo' },
+  { title: '域名', dataIndex: 'domainName' },
+  {
+    title: '邮箱地址',
+    dataIndex: 'address',
+    render: (address: string | null) => address ?? '开通后显示',
+  },
+  { title: '金额', dataIndex: 'amount', render: (fen: number) => `${(fen / 100).toFixed(2)} 元` },
+  {
+    title: '状态',
+    dataIndex: 'status',
+    render: (status: OrderStatus) => <Tag color={statusTags[status].color}>{statusTags[status].label}</Tag>,
+  },
+  { title: '下单时间', dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
+];
+
+/** The orders of a phone number, as queryOrder gives them. */
+export function OrderLookup() {
+  const [phone, setPhone] = useState('');
+  const ordersQuery = useQueryOrders(phone);
+  return (
+    <>
+      <Input.Search
+        aria-label="下单手机号"
+        placeholder="输入下单时填写的手机号"
+        enterButton="查询"
+        style={{ maxWidth: 420, marginBottom: 16 }}
+        loading={ordersQuery.isFetching}
+        onSearch={(value) => {
+          setPhone(value.trim());
+          if (value.trim() === phone) void ordersQuery.refetch();
+        }}
+      />
+      {ordersQuery.isError && <Alert type="error" showIcon title={ordersQuery.error.message} />}
+      {phone && ordersQuery.data && (
+        <Table<PublicOrder>
+          rowKey="orderNo"
+          size="small"
+          columns={columns}
+          dataSource={ordersQuery.data}
+          pagination={false}
+          scroll={{ x: 'max-content' }}
+          locale={{ emptyText: '该手机号没有订单' }}
+        />
+      )}
+    </>
+  );
+}

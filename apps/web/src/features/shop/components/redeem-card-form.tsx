@@ -1,0 +1,91 @@
+import type { VerCardBody, VerCardData } from '@youju/contract';
+import { Button, Form, Input, Result, Select, Typography } from 'antd';
+import { useState } from 'react';
+import { useOpenDomains } from '../../../api/get-open-domains';
+import { rules } from '../../../config/validation';
+import { formatTime } from '../../../lib/dates';
+import { useRedeemCard } from '../api/redeem-card';
+
+/** Redeem a card: a new mailbox (or, with that mailbox's password, more time for an existing one). */
+export function RedeemCardForm() {
+  const [form] = Form.useForm<VerCardBody>();
+  const [result, setResult] = useState<VerCardData | null>(null);
+  const domainsQuery = useOpenDomains();
+  const redeemMutation = useRedeemCard(setResult);
+
+  if (result) {
+    return (
+      <Result
+        status="success"
+        title={result.extended ? '续期成功' : '兑换成功'}
+        subTitle={
+          <>
+            邮箱{' '}
+            <Typography.Text strong data-testid="redeemed-address">
+              {result.address}
+            </Typography.Text>
+            {result.expiresAt ? `，有效期至 ${formatTime(result.expiresAt)}` : ''}
+            。请在登录页选择“邮箱登录”，用这个地址和你设置的密码登录。
+          </>
+        }
+        extra={
+          <Button
+            onClick={() => {
+              setResult(null);
+              form.resetFields();
+            }}
+          >
+            继续兑换
+          </Button>
+        }
+      />
+    );
+  }
+
+  return (
+    <Form<VerCardBody>
+      form={form}
+      layout="vertical"
+      name="redeem-card-form"
+      style={{ maxWidth: 520 }}
+      onFinish={(values) =>
+        redeemMutation.mutate({ ...values, code: values.code.trim(), localPart: values.localPart.trim() })
+      }
+    >
+      <Form.Item name="code" label="卡密" rules={[{ required: true, message: '请输入卡密' }]}>
+        <Input placeholder="如 YJ-XXXX-XXXX-XXXX-XXXX" autoComplete="off" />
+      </Form.Item>
+      <Form.Item
+        name="domainId"
+        label="域名"
+        extra="卡密已指定域名时无需选择；未指定域名的卡密可用于任一开放注册的域名"
+      >
+        <Select
+          allowClear
+          placeholder="按卡密指定的域名"
+          loading={domainsQuery.isPending}
+          options={(domainsQuery.data ?? []).map((domain) => ({ value: domain.id, label: domain.name }))}
+        />
+      </Form.Item>
+      <Form.Item
+        name="localPart"
+        label="邮箱前缀"
+        rules={[{ required: true, message: '请输入邮箱前缀' }, ...rules.optionalLocalPart]}
+        extra="新开邮箱请填写未被占用的前缀；为已有邮箱续期请填写它的前缀"
+      >
+        <Input placeholder="如 zhangsan" autoComplete="off" />
+      </Form.Item>
+      <Form.Item
+        name="password"
+        label="密码"
+        rules={rules.password}
+        extra="新开邮箱：设置登录密码；续期：填写该邮箱的现有密码"
+      >
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" loading={redeemMutation.isPending}>
+        兑换
+      </Button>
+    </Form>
+  );
+}

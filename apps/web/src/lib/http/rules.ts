@@ -1,0 +1,43 @@
+import { DefaultMessage, type Envelope, ErrorCode, LOGIN_URL } from '@youju/contract';
+import { clearToken, readToken } from '../../state/session';
+import { navigateTo } from '../navigation';
+
+// The rules every kind of call follows (JSON, upload, download, event stream): the base URL, the
+// timeout, the login token and what an expired login does.
+
+/** Every call goes to a path beginning /api. */
+export const apiBaseUrl = '/api';
+/** A call not answered within 60 seconds fails. */
+export const apiTimeoutMs = 60_000;
+
+/** The stored login token as a bearer Authorization header; none without a token. */
+export function authorizationHeader(): Record<string, string> {
+  const token = readToken();
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+/** `{ error: 302, url }`: the login has expired or was never there. */
+export function isLoginExpired(envelope: Envelope): boolean {
+  return envelope.error === ErrorCode.notLoggedIn;
+}
+
+/**
+ * The login-expired rule, for every kind of call: the stored token is forgotten, the visitor goes to
+ * the url the answer names (the login screen when it names none), and the call fails with the
+ * answer's msg or the default "登录状态已过期，请先登录". Returns that error for the caller to throw.
+ */
+export function followLoginRedirect(envelope: Envelope): Error {
+  clearToken();
+  navigateTo(envelope.url || LOGIN_URL);
+  return new Error(envelope.msg || DefaultMessage[ErrorCode.notLoggedIn]);
+}
+
+/** A URL under /api with the query parameters that are set (undefined ones are left out). */
+export function apiUrl(path: string, params: QueryParams = {}): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) query.set(name, String(value));
+  const search = query.toString();
+  return `${apiBaseUrl}${path}${search ? `?${search}` : ''}`;
+}
+
+export type QueryParams = Record<string, string | number | boolean | undefined>;
