@@ -52,13 +52,11 @@ for (const file of listFiles(src)) {
     let path = relative(dirname(file), index).split(sep).join('/');
     if (!path.startsWith('.')) path = `./${path}`;
     if (!edits.has(file)) edits.set(file, []);
-    edits
-      .get(file)
-      .push({
-        start: node.moduleSpecifier.getStart(source),
-        end: node.moduleSpecifier.end,
-        text: `'${path}'`,
-      });
+    edits.get(file).push({
+      start: node.moduleSpecifier.getStart(source),
+      end: node.moduleSpecifier.end,
+      text: `'${path}'`,
+    });
   }
 }
 

@@ -1,6 +1,7 @@
 /**
- * Error codes of the API envelope (API.md "Conventions"). The HTTP status carries the same class,
- * except 302 (not logged in), which travels as HTTP 401 so that browsers do not follow it.
+ * Error codes of the API envelope `{ error, msg, data }` (docs/api.md). The HTTP status carries the
+ * same class, except 302 (not logged in), which travels as HTTP 401 so that browsers do not follow
+ * it, with `url: "/auth"` beside it in the body.
  */
 export const ErrorCode = {
   ok: 0,

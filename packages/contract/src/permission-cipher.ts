@@ -1,9 +1,10 @@
 import { cbc } from '@noble/ciphers/aes.js';
 
 /**
- * The cipher of getVar's `permissionData` (seed section 6, PRODUCT.md "What each call does"):
- * AES in CBC mode with zero padding; the base64 payload is IV (16 bytes) followed by the
- * ciphertext, so the IV is "the first words" of the decoded payload. The key ships inside the web
+ * The cipher of getVar's `permissionData`, as the web client has always decrypted it (binding: server
+ * and client must agree byte for byte): AES in CBC mode with zero padding (no PKCS#7), the key being
+ * `PERMISSION_KEY` (16, 24 or 32 bytes); the base64 payload is the IV (its first 16 bytes) followed
+ * by the ciphertext; the plaintext is the JSON of `PermissionData`. The key ships inside the web
  * client: this is obfuscation, never a security boundary.
  */
 
@@ -56,7 +57,7 @@ export function encryptPermissionData(plaintext: string, key: string, iv?: Uint8
   return bytesToBase64(payload);
 }
 
-/** Decrypts to the raw plaintext; the caller strips control characters (seed section 4). */
+/** Decrypts to the raw plaintext; the caller cleans it with `cleanDecryptedText`. */
 export function decryptPermissionData(payload: string, key: string): string {
   const bytes = base64ToBytes(payload);
   if (bytes.length < BLOCK * 2 || bytes.length % BLOCK !== 0) {
@@ -67,8 +68,8 @@ export function decryptPermissionData(payload: string, key: string): string {
 }
 
 /**
- * Seed section 4: the decrypted text is stripped of control characters and line or paragraph
- * separators (U+2028, U+2029), then trimmed.
+ * What the web client does with the decrypted text before parsing it: strips control characters
+ * and line or paragraph separators (U+2028, U+2029), then trims it.
  */
 export function cleanDecryptedText(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point

@@ -1,4 +1,9 @@
-/** Roles of API.md "Roles". */
+/**
+ * Who calls the API: `anonymous` (no login), `mailbox` (logged in with loginEmail or regEmail; reaches
+ * only its own mail), `user` (a system account via login; sees and changes only what it owns: its
+ * domains, their addresses and mailboxes, mail, cards, filters, orders) and `admin` (a system account
+ * that sees everything). docs/api.md lists which role may make each call.
+ */
 export const Roles = ['anonymous', 'mailbox', 'user', 'admin'] as const;
 export type Role = (typeof Roles)[number];
 
@@ -7,7 +12,8 @@ export const SystemRoles = ['admin', 'user'] as const;
 export type SystemRole = (typeof SystemRoles)[number];
 
 /**
- * Screens under /user (seed section 2). A permission `menu:<screen>` shows that screen's menu entry.
+ * Screens under /user (the web client's routes /user/<screen>). A permission `menu:<screen>` shows
+ * that screen's menu entry.
  */
 export const UserScreens = [
   'inbox',
@@ -42,7 +48,8 @@ const userScreens: UserScreen[] = UserScreens.filter((screen) => screen !== 'sys
 
 /**
  * What each role may see. The server enforces every permission itself; this list only tells the
- * client which menus and actions to show (PRODUCT.md "Who uses it").
+ * client which menus and actions to show (it travels in the encrypted `permissionData`, whose key
+ * ships inside the client).
  */
 export function permissionsFor(role: Role): string[] {
   switch (role) {

@@ -1,4 +1,7 @@
-/** Local-storage keys of the web client (seed section 3). */
+/**
+ * Local-storage keys the web client has always used (binding: changing them logs every user out and
+ * drops the stored permissions and settings).
+ */
 export const StorageKeys = {
   token: 'token',
   /** permission store, mirrored under a key ending in an underscore */

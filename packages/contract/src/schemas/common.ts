@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 
-/** Ids are opaque to clients (API.md "Conventions"); the server issues integers. */
+/** Ids are opaque to clients, which send back what they received; the server issues integers. */
 /** Bounded so that no id can overflow a 64-bit column or lose precision in JavaScript. */
 export const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: '编号' });
 /** Requests accept ISO 8601 strings or epoch milliseconds. */

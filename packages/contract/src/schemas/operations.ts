@@ -4,8 +4,7 @@ import { EmailAddress, Id, LocalPart, NullableTime, PageQuery, Time } from './co
 import { SystemSettings } from './settings.js';
 
 /*
- * Running the service (issue 7): settings, version, security, API keys, the open API and the
- * dashboard.
+ * Running the service: settings, version, security, API keys, the open API and the dashboard.
  */
 
 // ---- settings (getSetting / updateSetting) ----

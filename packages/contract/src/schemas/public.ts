@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Id, LocalPart, NullableTime, Password, Time, Username } from './common.js';
 
-/** Public settings of getVar (API.md "Public"). */
+/** The public settings getVar gives every caller, logged in or not. */
 export const PublicSettings = Type.Object({
   siteName: Type.String(),
   announcement: Type.String(),

@@ -1,8 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 
 /**
- * System settings an administrator edits (PRODUCT.md, issue "Run the service"). Stored as one row
- * per key; defaults live here so the server and the client agree on them.
+ * System settings an administrator edits (the `system` part of getSetting and updateSetting). Stored
+ * as one row per key; defaults live here so the server and the client agree on them.
  */
 export const SystemSettings = Type.Object({
   siteName: Type.String({ minLength: 1, maxLength: 60, description: '站点名称' }),
@@ -28,7 +28,10 @@ export const SystemSettings = Type.Object({
   /** messages one sending mailbox or account may send per hour / per day; 0 = no limit */
   sendPerHour: Type.Integer({ minimum: 0, maximum: 1_000_000, description: '每小时发信上限' }),
   sendPerDay: Type.Integer({ minimum: 0, maximum: 10_000_000, description: '每天发信上限' }),
-  /** login throttling (PRODUCT.md "Auth"): failures allowed per window, and the automatic ban */
+  /**
+   * login throttling: failed logins allowed per source address, and per account from one address,
+   * within the window; a source address over its limit is banned for `loginBanMinutes`
+   */
   loginMaxFailuresPerIp: Type.Integer({ minimum: 1, maximum: 10_000, description: '单个 IP 登录失败上限' }),
   loginMaxFailuresPerAccount: Type.Integer({
     minimum: 1,
@@ -40,12 +43,12 @@ export const SystemSettings = Type.Object({
   loginBanMinutes: Type.Integer({ minimum: 0, maximum: 525_600, description: '自动封禁时长（分钟）' }),
   /**
    * Whether temporary mailboxes and mailboxes a visitor registered may send beyond the service's own
-   * domains (API.md "Sending and sign-up policy"); off, they reach only local addresses
+   * domains; off, they reach only addresses on its active domains (403 otherwise)
    */
   anonymousSend: Type.Boolean({ description: '允许临时邮箱和访客注册的邮箱向外部发信' }),
   /** regEmail, buyEmail and verCard per source address per hour; 0 = no limit */
   registerPerIpPerHour: Type.Integer({ minimum: 0, maximum: 100_000, description: '每个 IP 每小时注册上限' }),
-  /** local parts reserved on every domain beside RESERVED_LOCAL_PARTS (API.md "Domain ownership") */
+  /** local parts reserved on every domain beside RESERVED_LOCAL_PARTS: only owners and admins create them */
   reservedLocalParts: Type.Array(
     Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._+-]+$', description: '保留邮箱前缀' }),
     { maxItems: 500, description: '保留邮箱前缀' },
