@@ -15,6 +15,7 @@ import { createDnsLookup } from './modules/dns/dns-lookup.js';
 import { createDnsService } from './modules/dns/dns-service.js';
 import { createDomainService } from './modules/domains/domain-service.js';
 import { createEmailAccountService } from './modules/email-accounts/email-account-service.js';
+import { remainingStock } from './modules/email-accounts/mailbox-limits.js';
 import { createFilterService } from './modules/filters/filter-service.js';
 import { createBlacklistService } from './modules/firewall/blacklist-service.js';
 import { createFirewallService } from './modules/firewall/firewall-service.js';
@@ -69,6 +70,7 @@ export function createServices(
   const domains = createDomainService(db, {
     engine,
     rateLimits,
+    remainingStock: (ownerId) => remainingStock(db, ownerId),
     mailHostname: config.mailHostname,
     async txtLookup(name) {
       const lookup = createDnsLookup({ servers: config.dnsServers });

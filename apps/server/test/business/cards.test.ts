@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/lib/csv.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { countMailboxes, loginMailbox, mailboxRow, ownerWithDomain } from './helpers.js';
+import { expectOk } from '../support/api.js';
 
 let server: TestServer;
 let admin: string;
@@ -57,8 +58,8 @@ describe('cards', () => {
       note: '活动赠送',
     });
     const list = await server.api('GET', `user/getCard?batchId=${batch.batchId}`, { token: alice.token });
-    expect(list.body.data.total).toBe(3);
-    expect(list.body.data.list[0]).toMatchObject({
+    expect(list.body.data?.total).toBe(3);
+    expect(list.body.data?.list[0]).toMatchObject({
       domainId: alice.domain.id,
       domainName: 'alice.youju.test',
       validDays: 7,
@@ -69,9 +70,9 @@ describe('cards', () => {
       batchId: batch.batchId,
     });
     const unused = await server.api('GET', 'user/getCard?status=unused&pageSize=1', { token: alice.token });
-    expect(unused.body.data.total).toBe(1003);
+    expect(unused.body.data?.total).toBe(1003);
     const batches = await server.api('GET', 'user/getCardBatches', { token: alice.token });
-    expect(batches.body.data[0]).toMatchObject({
+    expect(batches.body.data?.[0]).toMatchObject({
       batchId: batch.batchId,
       count: 3,
       unused: 3,
@@ -118,7 +119,7 @@ describe('cards', () => {
     // Typed the way people type: lower case, spaces instead of hyphens.
     const typed = code.toLowerCase().replace(/-/g, ' ');
     const redeemed = await redeem({ code: typed, localPart: 'Redeemed', password: 'card-pass-1' });
-    expect(redeemed.body.error).toBe(0);
+    expectOk(redeemed.body);
     expect(redeemed.body.data).toMatchObject({ address: 'redeemed@alice.youju.test', extended: false });
     const days = (Date.parse(redeemed.body.data.expiresAt) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(29.9);
@@ -134,7 +135,7 @@ describe('cards', () => {
     expect(again.status).toBe(409);
     expect(again.body.msg).toMatch(/已被使用/);
     const card = await server.api('GET', 'user/getCard?status=used', { token: alice.token });
-    expect(card.body.data.list[0]).toMatchObject({
+    expect(card.body.data?.list[0]).toMatchObject({
       code,
       status: 'used',
       usedBy: 'redeemed@alice.youju.test',
@@ -185,7 +186,7 @@ describe('cards', () => {
     expect(wrong.body.msg).toMatch(/密码不正确/);
     const extended = await redeem({ code: codes[0], localPart: 'renew', password: 'renew-pass' });
     expect(extended.body.data).toMatchObject({ address: 'renew@alice.youju.test', extended: true });
-    expect(Date.parse(extended.body.data.expiresAt) - before).toBe(10 * 86_400_000);
+    expect(Date.parse(extended.body.data?.expiresAt) - before).toBe(10 * 86_400_000);
     expect(await countMailboxes(server, 'renew@alice.youju.test')).toBe(1);
 
     // An expired mailbox is extended from now, and can log in again.
@@ -195,7 +196,7 @@ describe('cards', () => {
     });
     expect((await loginMailbox(server, 'renew@alice.youju.test', 'renew-pass')).status).toBe(403);
     const revived = await redeem({ code: codes[1], localPart: 'renew', password: 'renew-pass' });
-    expect(Date.parse(revived.body.data.expiresAt)).toBeGreaterThan(Date.now() + 9.9 * 86_400_000);
+    expect(Date.parse(revived.body.data?.expiresAt)).toBeGreaterThan(Date.now() + 9.9 * 86_400_000);
     expect((await loginMailbox(server, 'renew@alice.youju.test', 'renew-pass')).body.error).toBe(0);
   });
 
@@ -242,7 +243,7 @@ describe('cards', () => {
       password: 'any-pass-1',
       domainId: alice.domain.id,
     });
-    expect(own.body.data.address).toBe('anywhere@alice.youju.test');
+    expect(own.body.data?.address).toBe('anywhere@alice.youju.test');
 
     const adminCards = await createCards(admin, { count: 2, validDays: 5 });
     const onBob = await redeem({
@@ -251,7 +252,7 @@ describe('cards', () => {
       password: 'any-pass-1',
       domainId: bob.domain.id,
     });
-    expect(onBob.body.data.address).toBe('fromadmin@bob.youju.test');
+    expect(onBob.body.data?.address).toBe('fromadmin@bob.youju.test');
     const notOpen = await redeem({
       code: adminCards.codes[1],
       localPart: 'fromadmin',
@@ -278,7 +279,7 @@ describe('cards', () => {
       await server.api('GET', `user/getCard?batchId=${batchId}`, { token: alice.token })
     ).body.data.list.map((c: { id: number }) => c.id);
     const bobView = await server.api('GET', `user/getCard?batchId=${batchId}`, { token: bob.token });
-    expect(bobView.body.data.total).toBe(0);
+    expect(bobView.body.data?.total).toBe(0);
     const bobEdit = await server.api('POST', 'user/editCard', {
       token: bob.token,
       body: { id: ids[0], note: 'x' },
@@ -299,7 +300,7 @@ describe('cards', () => {
     });
     expect(mixed.status).toBe(404);
     const adminView = await server.api('GET', `user/getCard?batchId=${batchId}`, { token: admin });
-    expect(adminView.body.data.total).toBe(2);
+    expect(adminView.body.data?.total).toBe(2);
     const removed = await server.api('POST', 'user/delCard', { token: alice.token, body: { ids } });
     expect(removed.body.data).toEqual({ deleted: 2 });
 
@@ -307,7 +308,7 @@ describe('cards', () => {
       token: alice.token,
       body: { domainId: alice.domain.id, localPart: 'cardless', password: 'cardless-1' },
     });
-    expect(mailbox.body.error).toBe(0);
+    expectOk(mailbox.body);
     const session = (await loginMailbox(server, 'cardless@alice.youju.test', 'cardless-1')).body.data.token;
     for (const [method, path] of [
       ['GET', 'user/getCard'],

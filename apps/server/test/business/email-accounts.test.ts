@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/lib/csv.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { loginMailbox, mailboxRow, ownerWithDomain } from './helpers.js';
+import { expectOk } from '../support/api.js';
 
 let server: TestServer;
 let admin: string;
@@ -28,7 +29,7 @@ describe('mailbox accounts', () => {
       password: 'sales-pass-1',
       note: '销售部',
     });
-    expect(created.body.error).toBe(0);
+    expectOk(created.body);
     expect(created.body.data).toMatchObject({
       email: 'sales@alice.youju.test',
       enabled: true,
@@ -62,13 +63,13 @@ describe('mailbox accounts', () => {
     });
     const id = mine.body.data.id;
     const bobList = await server.api('GET', 'user/getEmailAccount', { token: bob.token });
-    expect(bobList.body.data.list.map((a: { email: string }) => a.email)).not.toContain(
+    expect(bobList.body.data?.list.map((a: { email: string }) => a.email)).not.toContain(
       'private@alice.youju.test',
     );
     const bobSearch = await server.api('GET', 'user/searchEmailAccount?content=private', {
       token: bob.token,
     });
-    expect(bobSearch.body.data.total).toBe(0);
+    expect(bobSearch.body.data?.total).toBe(0);
     for (const [path, body] of [
       ['user/editEmailAccount', { id, enabled: false }],
       ['user/batchEditEmailAccount', { ids: [id], enabled: false }],
@@ -101,7 +102,7 @@ describe('mailbox accounts', () => {
     const adminSearch = await server.api('GET', 'user/searchEmailAccount?content=private@alice', {
       token: admin,
     });
-    expect(adminSearch.body.data.total).toBe(1);
+    expect(adminSearch.body.data?.total).toBe(1);
   });
 
   it('respects the domain owner’s mailbox limit (0 = unlimited)', async () => {
@@ -112,7 +113,7 @@ describe('mailbox accounts', () => {
         localPart,
         password: 'limit-pass',
       });
-      expect(ok.body.error).toBe(0);
+      expectOk(ok.body);
     }
     const third = await createAccount(carol.token, {
       domainId: carol.domain.id,
@@ -136,22 +137,22 @@ describe('mailbox accounts', () => {
     }
     const page = await server.api('GET', 'user/getEmailAccount?page=2&pageSize=2', { token: dave.token });
     expect(page.body.data).toMatchObject({ total: 5, page: 2, pageSize: 2 });
-    expect(page.body.data.list).toHaveLength(2);
+    expect(page.body.data?.list).toHaveLength(2);
     const byPart = await server.api('GET', 'user/searchEmailAccount?content=STAFF2', { token: dave.token });
-    expect(byPart.body.data.list.map((a: { email: string }) => a.email)).toEqual(['staff2@dave.youju.test']);
+    expect(byPart.body.data?.list.map((a: { email: string }) => a.email)).toEqual(['staff2@dave.youju.test']);
     const byNote = await server.api('GET', `user/searchEmailAccount?content=${encodeURIComponent('50%_')}`, {
       token: dave.token,
     });
-    expect(byNote.body.data.list.map((a: { email: string }) => a.email)).toEqual(['staff3@dave.youju.test']);
+    expect(byNote.body.data?.list.map((a: { email: string }) => a.email)).toEqual(['staff3@dave.youju.test']);
     // % and _ are literal: "%" alone matches only the one note that has it.
     const percent = await server.api('GET', `user/searchEmailAccount?content=${encodeURIComponent('%')}`, {
       token: dave.token,
     });
-    expect(percent.body.data.total).toBe(1);
+    expect(percent.body.data?.total).toBe(1);
     const expired = await server.api('GET', 'user/getEmailAccount?expired=true', { token: dave.token });
-    expect(expired.body.data.list.map((a: { email: string }) => a.email)).toEqual(['staff4@dave.youju.test']);
+    expect(expired.body.data?.list.map((a: { email: string }) => a.email)).toEqual(['staff4@dave.youju.test']);
     const valid = await server.api('GET', 'user/getEmailAccount?expired=false', { token: dave.token });
-    expect(valid.body.data.total).toBe(4);
+    expect(valid.body.data?.total).toBe(4);
     const missing = await server.api('GET', 'user/searchEmailAccount', { token: dave.token });
     expect(missing.status).toBe(400);
     expect(missing.body.msg).toContain('搜索内容');
@@ -323,7 +324,7 @@ describe('mailbox accounts', () => {
       'new1@alice.youju.test,pass-new-8,,,,',
     ].join('\r\n');
     const result = await server.api('POST', 'user/importEmailAccount', { token: alice.token, body: { csv } });
-    expect(result.body.error).toBe(0);
+    expectOk(result.body);
     expect(result.body.data).toMatchObject({ created: 2, failed: 7 });
     const reasons = Object.fromEntries(
       result.body.data.rows.map((row: { line: number; reason?: string }) => [row.line, row.reason ?? 'ok']),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendMail, simpleMessage } from '../mail/mail-helpers.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { loginMailbox, ownerWithDomain } from './helpers.js';
+import { sendMail, simpleMessage } from '../support/smtp-client.js';
 
 // Mailbox accounts as the SMTP listener sees them: quota and expiry set through the account API
 // are what a real SMTP conversation meets.
@@ -32,8 +32,8 @@ describe('mailbox accounts over SMTP', () => {
     expect(first.data?.code).toBe(250);
     const listed = await server.api('GET', 'user/searchEmailAccount?content=small@', { token: owner.token });
     const row = listed.body.data.list[0];
-    expect(row.quotaBytes).toBe(2048);
-    expect(row.usedBytes).toBeGreaterThan(600);
+    expect(row?.quotaBytes).toBe(2048);
+    expect(row?.usedBytes).toBeGreaterThan(600);
 
     const tooMuch = await sendMail(server.smtpPort, {
       to: [small.email],

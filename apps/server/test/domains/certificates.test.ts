@@ -11,6 +11,7 @@ import {
 } from '../support/certificates.js';
 import { createUser } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { expectOk } from '../support/api.js';
 
 const HOST = 'mx.youju.test';
 
@@ -72,7 +73,7 @@ describe('TLS certificates from DATA_DIR/certs', () => {
 
   it('reports host names from the SAN, expiry and status', async () => {
     const { body } = await server.api('GET', 'user/getCertificates', { token: admin });
-    expect(body.error).toBe(0);
+    expectOk(body);
     expect(body.data.certificates).toEqual([
       expect.objectContaining({
         directory: HOST,
@@ -97,7 +98,7 @@ describe('TLS certificates from DATA_DIR/certs', () => {
     stale.socket.destroy();
 
     const reloaded = await server.api('POST', 'user/reloadCertificates', { token: admin });
-    expect(reloaded.body.data.certificates[0]).toMatchObject({ hostnames: [HOST], status: 'ok' });
+    expect(reloaded.body.data?.certificates[0]).toMatchObject({ hostnames: [HOST], status: 'ok' });
     const second = await tlsConnect(tlsPort, HOST);
     expect(second.fingerprint).toBe(fingerprint(b.cert));
     // No SNI at all: the default context was swapped too.

@@ -8,6 +8,7 @@ import {
 } from '../support/dns-servers.js';
 import { addDomain, createUser } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { expectOk } from '../support/api.js';
 
 const MAIL_HOST = 'mx.youju.test';
 const ZONE = 'set.youju.test';
@@ -52,7 +53,7 @@ describe('setDNS through RFC 2136 + TSIG against BIND 9', () => {
         secret: key.secret,
       },
     });
-    expect(saved.body.error).toBe(0);
+    expectOk(saved.body);
     const provider = saved.body.data.provider;
     expect(provider).toMatchObject({
       kind: 'rfc2136',
@@ -65,14 +66,14 @@ describe('setDNS through RFC 2136 + TSIG against BIND 9', () => {
     expect(provider.secretMasked).toMatch(/^•+$/);
     const read = await server.api('GET', `user/getDnsProvider?id=${domainId}`, { token: admin });
     expect(JSON.stringify(read.body)).not.toContain(key.secret);
-    expect(read.body.data.provider.keyName).toBe(key.name);
+    expect(read.body.data?.provider.keyName).toBe(key.name);
 
     // Editing without a secret keeps the stored one.
     const edited = await server.api('POST', 'user/setDnsProvider', {
       token: admin,
       body: { id: domainId, server: bind.address },
     });
-    expect(edited.body.error).toBe(0);
+    expectOk(edited.body);
 
     const bad = await server.api('POST', 'user/setDnsProvider', {
       token: admin,
@@ -91,7 +92,7 @@ describe('setDNS through RFC 2136 + TSIG against BIND 9', () => {
   it('writes MX, SPF, DKIM and DMARC, which dig then sees and checkDNS verifies', async () => {
     const { body } = await server.api('POST', 'user/setDNS', { token: admin, body: { id: domainId } });
     expect(body.error, body.msg).toBe(0);
-    expect(body.data.records.map((record: { kind: string }) => record.kind)).toEqual([
+    expect(body.data?.records.map((record: { kind: string }) => record.kind)).toEqual([
       'MX',
       'SPF',
       'DKIM',
@@ -106,22 +107,22 @@ describe('setDNS through RFC 2136 + TSIG against BIND 9', () => {
     const dkim = await server.api('GET', `user/getDkim?id=${domainId}`, { token: admin });
     const dkimTxt = dig(bind.port, dkim.body.data.record.name, 'TXT');
     expect(dkimTxt).toHaveLength(1);
-    expect(dkimTxt[0]?.replace(/" "/g, '').replace(/"/g, '')).toBe(dkim.body.data.record.value);
+    expect(dkimTxt[0]?.replace(/" "/g, '').replace(/"/g, '')).toBe(dkim.body.data?.record.value);
     expect(dig(bind.port, `_dmarc.${ZONE}`, 'TXT')).toEqual(['"v=DMARC1; p=quarantine; adkim=r; aspf=r"']);
 
     const check = await server.api('POST', 'user/checkDNS', { token: admin, body: { id: domainId } });
-    expect(check.body.data.records.map((record: { status: string }) => record.status)).toEqual([
+    expect(check.body.data?.records.map((record: { status: string }) => record.status)).toEqual([
       'ok',
       'ok',
       'ok',
       'ok',
     ]);
-    expect(check.body.data.dnsStatus).toBe('ok');
+    expect(check.body.data?.dnsStatus).toBe('ok');
   });
 
   it('is idempotent and publishes a rotated key next to the old one', async () => {
     const rotated = await server.api('POST', 'user/rotateDkim', { token: admin, body: { id: domainId } });
-    expect(rotated.body.error).toBe(0);
+    expectOk(rotated.body);
     const again = await server.api('POST', 'user/setDNS', { token: admin, body: { id: domainId } });
     expect(again.body.error, again.body.msg).toBe(0);
     expect(dig(bind.port, ZONE, 'TXT').filter((text) => text.includes('v=spf1'))).toHaveLength(1);
@@ -129,10 +130,10 @@ describe('setDNS through RFC 2136 + TSIG against BIND 9', () => {
       expect(dig(bind.port, key.record.name, 'TXT'), key.selector).toHaveLength(1);
     }
     const check = await server.api('POST', 'user/checkDNS', { token: admin, body: { id: domainId } });
-    expect(check.body.data.records.filter((record: { kind: string }) => record.kind === 'DKIM')).toHaveLength(
+    expect(check.body.data?.records.filter((record: { kind: string }) => record.kind === 'DKIM')).toHaveLength(
       2,
     );
-    expect(check.body.data.dnsStatus).toBe('ok');
+    expect(check.body.data?.dnsStatus).toBe('ok');
   });
 
   it('explains a wrong TSIG secret in Chinese', async () => {
@@ -184,6 +185,6 @@ describe('setDNS through RFC 2136 + TSIG against BIND 9', () => {
     }
     // Still the administrator's settings (the edit above did not land).
     const read = await server.api('GET', `user/getDnsProvider?id=${domainId}`, { token: admin });
-    expect(read.body.data.provider.server).toBe(bind.address);
+    expect(read.body.data?.provider.server).toBe(bind.address);
   });
 });

@@ -49,7 +49,7 @@ describe('SMTP STARTTLS with the certificate service', () => {
 
     await installCertificate(server.dataDir, HOST, b);
     const reloaded = await server.api('POST', 'user/reloadCertificates', { token: admin });
-    expect(reloaded.body.data.certificates).toEqual([
+    expect(reloaded.body.data?.certificates).toEqual([
       expect.objectContaining({ hostnames: [HOST], status: 'ok' }),
     ]);
 

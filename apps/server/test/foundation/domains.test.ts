@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDomain, createUser } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { expectOk } from '../support/api.js';
 
 let server: TestServer;
 let admin: string;
@@ -54,9 +55,9 @@ describe('domains', () => {
     await addDomain(server, bob.token, 'bob.youju.test');
 
     const aliceList = await server.api('GET', 'user/getDomains', { token: alice.token });
-    expect(aliceList.body.data.map((d: { name: string }) => d.name)).toEqual(['alice.youju.test']);
+    expect(aliceList.body.data?.map((d: { name: string }) => d.name)).toEqual(['alice.youju.test']);
     const adminList = await server.api('GET', 'user/getDomains', { token: admin });
-    expect(adminList.body.data.map((d: { name: string }) => d.name)).toEqual(
+    expect(adminList.body.data?.map((d: { name: string }) => d.name)).toEqual(
       expect.arrayContaining(['alice.youju.test', 'bob.youju.test']),
     );
 
@@ -101,7 +102,7 @@ describe('domains', () => {
     const reg = await server.api('POST', 'regEmail', {
       body: { domainId: domain.id, password: 'mailbox-pass' },
     });
-    expect(reg.body.error).toBe(0);
+    expectOk(reg.body);
     const refused = await server.api('POST', 'user/delDomain', { token: admin, body: { id: domain.id } });
     expect(refused.status).toBe(409);
     expect(refused.body.msg).toMatch(/强制删除/);
@@ -109,7 +110,7 @@ describe('domains', () => {
       token: admin,
       body: { id: domain.id, force: true },
     });
-    expect(forced.body.error).toBe(0);
+    expectOk(forced.body);
     const left = await server.app.database.db
       .selectFrom('mailboxes')
       .select('id')

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabaseRateLimits } from '../../src/lib/database-rate-limits.js';
-import { createUserWithDomain } from '../mail/mail-helpers.js';
 import { startTestServer, type TestServer, testEngine } from '../support/test-server.js';
+import { createUserWithDomain } from '../support/fixtures.js';
 
 describe('rate limits kept in the database', () => {
   let server: TestServer;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDomain, createUser } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { expectOk } from '../support/api.js';
 
 let server: TestServer;
 let admin: string;
@@ -40,9 +41,9 @@ describe('system accounts', () => {
 
     const page = await server.api('GET', 'admin/getSysAccount?page=1&pageSize=1', { token: admin });
     expect(page.body.data).toMatchObject({ total: 2, page: 1, pageSize: 1 });
-    expect(page.body.data.list).toHaveLength(1);
+    expect(page.body.data?.list).toHaveLength(1);
     const page2 = await server.api('GET', 'admin/getSysAccount?page=2&pageSize=1', { token: admin });
-    expect(page2.body.data.list[0].username).toBe('operator');
+    expect(page2.body.data?.list[0].username).toBe('operator');
 
     const edited = await server.api('POST', 'admin/editSysAccount', {
       token: admin,
@@ -91,7 +92,7 @@ describe('system accounts', () => {
       token: second.token,
       body: { id: self.id, role: 'user' },
     });
-    expect(demoted.body.error).toBe(0);
+    expectOk(demoted.body);
     const selfDelete = await server.api('POST', 'admin/delSysAccount', {
       token: second.token,
       body: { id: second.id },

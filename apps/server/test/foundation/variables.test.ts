@@ -7,6 +7,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDomain, createUser } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { expectOk } from '../support/api.js';
 
 const KEY = '0123456789abcdef0123456789abcdef';
 let server: TestServer;
@@ -59,7 +60,7 @@ describe('getVar', () => {
 
   it('treats a bad token as anonymous rather than failing', async () => {
     const { body } = await server.api('GET', 'getVar', { token: 'expired-token' });
-    expect(body.error).toBe(0);
+    expectOk(body);
     expect(permissions(body.permissionData).role).toBe('anonymous');
   });
 

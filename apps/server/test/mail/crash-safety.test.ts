@@ -1,82 +1,32 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, testEngine } from '../support/test-server.js';
-import { sendMail } from './mail-helpers.js';
+import { expectOk } from '../support/api.js';
+import {
+  buildServer,
+  createServerStore,
+  killServerProcesses,
+  type ServerProcess,
+  type ServerStore,
+  startServerProcess,
+} from '../support/server-process.js';
+import { sendMail } from '../support/smtp-client.js';
+import { waitFor } from '../support/wait-for.js';
 
 /**
- * Crash safety (issue 3): the real program (`node apps/server/dist/server.js`) takes mail from
- * concurrent senders and is killed with SIGKILL while messages are in flight; after a restart on
- * the same data directory and database, every message that got "250" must be there, byte for byte.
+ * Crash safety: the real program (`node apps/server/dist/server.js`) takes mail from concurrent
+ * senders and is killed with SIGKILL while messages are in flight; after a restart on the same data
+ * directory and database, every message that got "250" must be there, byte for byte.
  */
-const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const ADMIN = { username: 'crashadmin', password: 'crash-admin-password' };
 
-let dataDir: string;
-let databaseUrl: string | null = null;
-let dropDatabase: (() => Promise<void>) | null = null;
-let child: ChildProcess | null = null;
+let store: ServerStore;
 
-interface Running {
-  process: ChildProcess;
-  httpPort: number;
-  smtpPort: number;
-}
-
-async function startServer(): Promise<Running> {
-  const processHandle = spawn(process.execPath, ['apps/server/dist/server.js'], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      SMTP_PORT: '0',
-      HOST: '127.0.0.1',
-      MAIL_HOSTNAME: 'mx.crash.test',
-      INIT_ADMIN_USER: ADMIN.username,
-      INIT_ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'info',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '' }),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function startServer(): Promise<ServerProcess> {
+  return startServerProcess(store, {
+    MAIL_HOSTNAME: 'mx.crash.test',
+    INIT_ADMIN_USER: ADMIN.username,
+    INIT_ADMIN_PASSWORD: ADMIN.password,
   });
-  child = processHandle;
-  let output = '';
-  return new Promise<Running>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
-    const check = () => {
-      const http = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-      const smtp = /SMTP listening on [^:]+:(\d+)/.exec(output);
-      if (http && smtp) {
-        clearTimeout(timer);
-        resolve({ process: processHandle, httpPort: Number(http[1]), smtpPort: Number(smtp[1]) });
-      }
-    };
-    processHandle.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      check();
-    });
-    processHandle.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    processHandle.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
-}
-
-async function api(port: number, method: string, path: string, token?: string, body?: unknown): Promise<any> {
-  const response = await fetch(`http://127.0.0.1:${port}/api/${path}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return response.json();
 }
 
 function message(to: string, index: number): Buffer {
@@ -91,32 +41,29 @@ function message(to: string, index: number): Buffer {
 }
 
 beforeAll(async () => {
-  execFileSync('npx', ['tsc', '-b'], { cwd: repoRoot, stdio: 'pipe' });
-  dataDir = await mkdtemp(join(tmpdir(), 'youju-crash-'));
-  if (testEngine === 'postgres') {
-    const database = await createPostgresDatabase();
-    databaseUrl = database.url;
-    dropDatabase = database.drop;
-  }
+  buildServer();
+  store = await createServerStore();
 }, 180_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
-  await dropDatabase?.();
-  await rm(dataDir, { recursive: true, force: true });
+  killServerProcesses();
+  await store.remove();
 });
 
 describe('crash safety', () => {
   it('keeps every acknowledged message intact across kill -9', async () => {
     const first = await startServer();
-    const login = await api(first.httpPort, 'POST', 'login', undefined, ADMIN);
-    const token = login.data.token as string;
-    const domain = await api(first.httpPort, 'POST', 'user/addDomain', token, { name: 'crash.youju.test' });
-    const box = await api(first.httpPort, 'POST', 'user/createEmail', token, {
-      domainId: domain.data.id,
-      localPart: 'load',
+    const login = await first.api('POST', 'login', { body: ADMIN });
+    expectOk(login.body);
+    const token = login.body.data.token;
+    const domain = await first.api('POST', 'user/addDomain', { token, body: { name: 'crash.youju.test' } });
+    expectOk(domain.body);
+    const box = await first.api('POST', 'user/createEmail', {
+      token,
+      body: { domainId: domain.body.data.id, localPart: 'load' },
     });
-    const address = box.data.address as string;
+    expectOk(box.body);
+    const address = box.body.data.address;
 
     const sent = new Map<number, Buffer>();
     const acknowledged = new Set<number>();
@@ -137,21 +84,28 @@ describe('crash safety', () => {
     };
     const workers = Array.from({ length: 6 }, worker);
     // Kill once enough mail got through, in the middle of the traffic.
-    const deadline = Date.now() + 20_000;
-    while (acknowledged.size < 12 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => acknowledged.size >= 12, {
+      timeoutMs: 20_000,
+      intervalMs: 20,
+      what: '12 acknowledged messages',
+    }).catch(() => {
+      // too few in time: the count is asserted below, after the kill
+    });
     first.process.kill('SIGKILL');
     killed = true;
     await Promise.allSettled(workers);
     expect(acknowledged.size).toBeGreaterThanOrEqual(12);
 
     const second = await startServer();
-    const again = await api(second.httpPort, 'POST', 'login', undefined, ADMIN);
-    const token2 = again.data.token as string;
+    const again = await second.api('POST', 'login', { body: ADMIN });
+    expectOk(again.body);
+    const token2 = again.body.data.token;
     const stored = new Map<string, number>();
     for (let page = 1; ; page++) {
-      const list = await api(second.httpPort, 'GET', `user/getInbox?pageSize=100&page=${page}`, token2);
-      for (const item of list.data.list) stored.set(item.subject, item.id);
-      if (list.data.list.length < 100) break;
+      const list = await second.api('GET', `user/getInbox?pageSize=100&page=${page}`, { token: token2 });
+      expectOk(list.body);
+      for (const item of list.body.data.list) stored.set(item.subject, item.id);
+      if (list.body.data.list.length < 100) break;
     }
     for (const index of acknowledged) {
       const id = stored.get(`crash-${index}`);
@@ -160,11 +114,10 @@ describe('crash safety', () => {
     // Everything stored, acknowledged or not (a commit can beat the reply to a kill), is intact.
     for (const [subject, id] of stored) {
       const index = Number(subject.replace('crash-', ''));
-      const response = await fetch(`http://127.0.0.1:${second.httpPort}/api/user/raw/${id}?token=${token2}`);
+      const response = await fetch(`${second.baseUrl}/api/user/raw/${id}?token=${token2}`);
       const bytes = Buffer.from(await response.arrayBuffer());
       expect(bytes.equals(sent.get(index) ?? Buffer.alloc(0)), `${subject} differs`).toBe(true);
     }
-    second.process.kill('SIGTERM');
-    await new Promise((resolve) => second.process.once('exit', resolve));
+    await second.stop();
   }, 120_000);
 });

@@ -1,14 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import {
-  createAddress,
-  createUserWithDomain,
-  fixtureBytes,
-  fixtureList,
-  type MailWorld,
-  sendMail,
-} from './mail-helpers.js';
+import { fixtureBytes, fixtureList } from './mail-helpers.js';
+import { createAddress, createUserWithDomain, type MailWorld } from '../support/fixtures.js';
+import { sendMail } from '../support/smtp-client.js';
+import { expectOk } from '../support/api.js';
 
 let server: TestServer;
 let world: MailWorld;
@@ -54,14 +50,14 @@ describe('fixture corpus over a real SMTP socket', () => {
       const list = await server.api('GET', `user/getInbox?address=${encodeURIComponent(mailbox.address)}`, {
         token: world.userToken,
       });
-      expect(list.body.data.total).toBe(1);
+      expect(list.body.data?.total).toBe(1);
       const item = list.body.data.list[0];
-      expect(item.subject).toBe(fixture.subject);
-      expect(item.size).toBe(content.length);
-      if (fixture.from) expect(item.from).toEqual(fixture.from);
+      expect(item?.subject).toBe(fixture.subject);
+      expect(item?.size).toBe(content.length);
+      if (fixture.from) expect(item?.from).toEqual(fixture.from);
 
       const { body } = await server.api('GET', `user/getEmail?id=${item.id}`, { token: world.userToken });
-      expect(body.error).toBe(0);
+      expectOk(body);
       const mail = body.data;
       expect(mail.read).toBe(true);
       if (fixture.text !== undefined) expect((mail.text ?? '').trim()).toBe(fixture.text);
@@ -82,8 +78,8 @@ describe('fixture corpus over a real SMTP socket', () => {
         );
         for (const [index, expected] of fixture.attachments.entries()) {
           const meta = mail.attachments[index];
-          expect(meta.contentType).toBe(expected.contentType);
-          expect(meta.size).toBe(expected.size);
+          expect(meta?.contentType).toBe(expected.contentType);
+          expect(meta?.size).toBe(expected.size);
           const file = await download(`user/attachment/${meta.id}`, world.userToken);
           expect(file.status).toBe(200);
           expect(sha256(file.bytes)).toBe(expected.sha256);
@@ -95,7 +91,7 @@ describe('fixture corpus over a real SMTP socket', () => {
       if (fixture.inlineCid) {
         const inline = mail.attachments.find((a: any) => a.contentId === fixture.inlineCid);
         expect(inline?.inline).toBe(true);
-        expect(mail.html).toContain(`/api/user/attachment/${inline.id}`);
+        expect(mail.html).toContain(`/api/user/attachment/${inline?.id}`);
         expect(mail.hasAttachments).toBe(true);
       }
 
@@ -138,10 +134,10 @@ describe('fixture corpus over a real SMTP socket', () => {
       token: world.userToken,
     });
     const item = list.body.data.list[0];
-    expect(item.subject).toBe('大附件');
-    expect(item.hasAttachments).toBe(true);
+    expect(item?.subject).toBe('大附件');
+    expect(item?.hasAttachments).toBe(true);
     const { body } = await server.api('GET', `user/getEmail?id=${item.id}`, { token: world.userToken });
-    expect(body.data.attachments[0]).toMatchObject({ filename: '大文件.bin', size: data.length });
+    expect(body.data?.attachments[0]).toMatchObject({ filename: '大文件.bin', size: data.length });
     const file = await download(`user/attachment/${body.data.attachments[0].id}`, world.userToken);
     expect(file.bytes.length).toBe(data.length);
     expect(sha256(file.bytes)).toBe(sha256(data));

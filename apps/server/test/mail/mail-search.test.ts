@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailService, type MailService } from '../../src/modules/mail/mail-service.js';
 import type { AuthContext } from '../../src/modules/sessions/session-service.js';
 import { startTestServer, type TestServer, testEngine } from '../support/test-server.js';
-import { createAddress, createUserWithDomain, inbox, type MailWorld, sendMail } from './mail-helpers.js';
+import { createAddress, createUserWithDomain, inbox, type MailWorld } from '../support/fixtures.js';
+import { sendMail } from '../support/smtp-client.js';
+import { expectOk } from '../support/api.js';
 
 let server: TestServer;
 let alice: MailWorld;
@@ -240,7 +242,7 @@ describe('unread counts', () => {
     token = alice.userToken,
   ): Promise<{ total: number; byAddress: Record<string, number> }> {
     const { body } = await server.api('GET', 'user/getUnreadEmail', { token });
-    expect(body.error).toBe(0);
+    expectOk(body);
     return body.data;
   }
 

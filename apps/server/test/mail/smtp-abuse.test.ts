@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ABUSE } from '../../src/smtp/smtp-server.js';
-import { eventually, smtpGreetingFrom } from '../operations/helpers.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { createAddress, createUserWithDomain, RawSmtpClient } from './mail-helpers.js';
+import { createAddress, createUserWithDomain } from '../support/fixtures.js';
+import { SmtpClient, smtpGreeting } from '../support/smtp-client.js';
+import { waitFor } from '../support/wait-for.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -22,7 +23,7 @@ describe('SMTP abuse puts the address on the blacklist', () => {
     const world = await createUserWithDomain(server, 'abuse');
     const known = await createAddress(server, world, 'real');
     const harvester = '127.0.0.5';
-    const client = await RawSmtpClient.connect(server.smtpPort, harvester);
+    const client = await SmtpClient.connect(server.smtpPort, { localAddress: harvester });
     expect((await client.read()).code).toBe(220);
     await client.command('EHLO harvester.test');
     await client.command('MAIL FROM:<spam@harvester.test>');
@@ -41,8 +42,11 @@ describe('SMTP abuse puts the address on the blacklist', () => {
     expect(Date.parse(entry?.expiresAt ?? '')).toBeGreaterThan(Date.now() + 50 * 60_000);
 
     // an automatic ban is temporary: 421, so a shared address's legitimate mail is retried later
-    await eventually(async () => (await smtpGreetingFrom(server, harvester)) === 421);
-    expect(await smtpGreetingFrom(server, '127.0.0.1')).toBe(220);
+    await waitFor(async () => (await smtpGreeting(server.smtpPort, harvester)) === 421, {
+      timeoutMs: 3000,
+      what: 'the harvester to be greeted with 421',
+    });
+    expect(await smtpGreeting(server.smtpPort, '127.0.0.1')).toBe(220);
   });
 
   it('bans a client that keeps sending bare line breaks (SMTP smuggling attempts)', async () => {
@@ -50,7 +54,7 @@ describe('SMTP abuse puts the address on the blacklist', () => {
     const address = await createAddress(server, world, 'target');
     const smuggler = '127.0.0.6';
     for (let attempt = 0; attempt < ABUSE.limits['bare-line-break']; attempt++) {
-      const client = await RawSmtpClient.connect(server.smtpPort, smuggler);
+      const client = await SmtpClient.connect(server.smtpPort, { localAddress: smuggler });
       expect((await client.read()).code).toBe(220);
       await client.command('EHLO smuggler.test');
       await client.command('MAIL FROM:<a@smuggler.test>');
@@ -59,6 +63,9 @@ describe('SMTP abuse puts the address on the blacklist', () => {
       expect(reply.code).toBe(554);
       await client.quit();
     }
-    await eventually(async () => (await smtpGreetingFrom(server, smuggler)) === 421);
+    await waitFor(async () => (await smtpGreeting(server.smtpPort, smuggler)) === 421, {
+      timeoutMs: 3000,
+      what: 'the smuggler to be greeted with 421',
+    });
   });
 });

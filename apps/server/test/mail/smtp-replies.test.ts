@@ -1,15 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, testEngine } from '../support/test-server.js';
-import {
-  createAddress,
-  createUserWithDomain,
-  inbox,
-  type MailWorld,
-  RawSmtpClient,
-  sendMail,
-  simpleMessage,
-} from './mail-helpers.js';
+import { createAddress, createUserWithDomain, inbox, type MailWorld } from '../support/fixtures.js';
+import { SmtpClient, sendMail, simpleMessage } from '../support/smtp-client.js';
 
 let server: TestServer;
 let world: MailWorld;
@@ -26,7 +19,7 @@ async function count(address: string): Promise<number> {
 
 describe('SMTP replies', () => {
   it('greets, offers STARTTLS (self-signed until a certificate is installed) and takes mail for a known address', async () => {
-    const client = await RawSmtpClient.connect(server.smtpPort);
+    const client = await SmtpClient.connect(server.smtpPort);
     expect((await client.read()).code).toBe(220);
     const ehlo = await client.command('EHLO client.test');
     expect(ehlo.code).toBe(250);
@@ -96,7 +89,7 @@ describe('SMTP replies', () => {
       .execute();
     server.app.services.firewall.invalidate();
     try {
-      const client = await RawSmtpClient.connect(server.smtpPort);
+      const client = await SmtpClient.connect(server.smtpPort);
       const greeting = await client.read();
       expect(greeting.code).toBe(554);
       expect(greeting.text).toMatch(/5\.7\.1/);
@@ -105,7 +98,7 @@ describe('SMTP replies', () => {
       await db.deleteFrom('ip_blacklist').where('ip', '=', '127.0.0.0/8').execute();
       server.app.services.firewall.invalidate();
     }
-    const client = await RawSmtpClient.connect(server.smtpPort);
+    const client = await SmtpClient.connect(server.smtpPort);
     expect((await client.read()).code).toBe(220);
     await client.quit();
   });

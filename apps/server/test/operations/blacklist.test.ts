@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { apiFrom, smtpGreetingFrom } from './helpers.js';
+import { smtpGreeting } from '../support/smtp-client.js';
+import { expectOk } from '../support/api.js';
 
 let server: TestServer;
 let admin: string;
@@ -19,8 +20,8 @@ const listed = async () => (await waf('getBlacklist')).body.data as { ip: string
 
 /** What 127.0.0.2 gets on HTTP and SMTP. */
 async function seenFrom(address: string): Promise<{ http: number; smtp: number }> {
-  const http = (await apiFrom(server, address, 'GET', 'getVar')).status;
-  return { http, smtp: await smtpGreetingFrom(server, address) };
+  const http = (await server.api('GET', 'getVar', { localAddress: address })).status;
+  return { http, smtp: await smtpGreeting(server.smtpPort, address) };
 }
 
 describe('IP blacklist', () => {
@@ -29,7 +30,7 @@ describe('IP blacklist', () => {
     const added = await add('ip=127.0.0.2&reason=%E6%B5%8B%E8%AF%95');
     expect(added.body).toMatchObject({ error: 0, data: { ip: '127.0.0.2' } });
     expect(await seenFrom('127.0.0.2')).toEqual({ http: 403, smtp: 554 });
-    const refused = await apiFrom(server, '127.0.0.2', 'GET', 'getVar');
+    const refused = await server.api('GET', 'getVar', { localAddress: '127.0.0.2' });
     expect(refused.body).toMatchObject({ error: 403 });
     expect(refused.body.msg).toMatch(/黑名单/);
     // Everyone else is unaffected, the static client and any route included.
@@ -47,12 +48,12 @@ describe('IP blacklist', () => {
   it('blocks a CIDR range, normalised, for every address inside it', async () => {
     const added = await add(`ip=${encodeURIComponent('127.0.0.5/30')}`);
     expect(added.body.data.ip).toBe('127.0.0.4/30');
-    expect((await apiFrom(server, '127.0.0.6', 'GET', 'getVar')).status).toBe(403);
-    expect(await smtpGreetingFrom(server, '127.0.0.7')).toBe(554);
-    expect((await apiFrom(server, '127.0.0.8', 'GET', 'getVar')).status).toBe(200);
+    expect((await server.api('GET', 'getVar', { localAddress: '127.0.0.6' })).status).toBe(403);
+    expect(await smtpGreeting(server.smtpPort, '127.0.0.7')).toBe(554);
+    expect((await server.api('GET', 'getVar', { localAddress: '127.0.0.8' })).status).toBe(200);
     // Removal accepts any spelling of the same range.
     expect((await remove('127.0.0.6/30')).body.error).toBe(0);
-    expect((await apiFrom(server, '127.0.0.6', 'GET', 'getVar')).status).toBe(200);
+    expect((await server.api('GET', 'getVar', { localAddress: '127.0.0.6' })).status).toBe(200);
   });
 
   it('handles IPv6 addresses and ranges (::1 included)', async () => {
@@ -118,11 +119,11 @@ describe('IP blacklist', () => {
   it('lets an entry expire on its own', async () => {
     const expiresAt = Date.now() + 1200;
     expect((await add(`ip=127.0.0.9&expiresAt=${expiresAt}`)).body.error).toBe(0);
-    expect((await apiFrom(server, '127.0.0.9', 'GET', 'getVar')).status).toBe(403);
+    expect((await server.api('GET', 'getVar', { localAddress: '127.0.0.9' })).status).toBe(403);
     const entry = (await listed()).find((item) => item.ip === '127.0.0.9');
     expect(Date.parse(String(entry?.expiresAt))).toBe(expiresAt);
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect((await apiFrom(server, '127.0.0.9', 'GET', 'getVar')).status).toBe(200);
+    expect((await server.api('GET', 'getVar', { localAddress: '127.0.0.9' })).status).toBe(200);
     expect((await listed()).find((item) => item.ip === '127.0.0.9')).toMatchObject({ active: false });
     await remove('127.0.0.9');
   });
@@ -137,7 +138,7 @@ describe('IP blacklist', () => {
 
     // Confirmed: the ban applies, to the administrator too.
     const confirmed = await add('ip=127.0.0.1&confirm=1');
-    expect(confirmed.body.error).toBe(0);
+    expectOk(confirmed.body);
     expect((await server.api('GET', 'getVar')).status).toBe(403);
     await server.app.services.blacklist.remove('127.0.0.1');
     expect((await server.api('GET', 'getVar')).status).toBe(200);
@@ -155,7 +156,7 @@ describe('IP blacklist', () => {
   it('takes automatic bans from SMTP abuse through the firewall service', async () => {
     await server.app.services.firewall.ban('127.0.0.10', 'SMTP 滥用：连续投递到不存在的地址', 10, 'smtp');
     // automatic: temporary (421), so a shared address's legitimate mail is retried, not bounced
-    expect(await smtpGreetingFrom(server, '127.0.0.10')).toBe(421);
+    expect(await smtpGreeting(server.smtpPort, '127.0.0.10')).toBe(421);
     const entry = (await listed()).find((item) => item.ip === '127.0.0.10');
     expect(entry).toMatchObject({ source: 'smtp', active: true });
     // A shorter automatic ban never cuts short a permanent one set by hand.

@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY } from '../../src/lib/time.js';
-import {
-  createAddress,
-  createUserWithDomain,
-  type MailWorld,
-  sendMail,
-  simpleMessage,
-} from '../mail/mail-helpers.js';
-import { settled, waitFor } from '../sending/sending-helpers.js';
+import { settled } from '../sending/sending-helpers.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { createAddress, createUserWithDomain, type MailWorld } from '../support/fixtures.js';
+import { sendMail, simpleMessage } from '../support/smtp-client.js';
+import { waitFor } from '../support/wait-for.js';
+import { expectOk } from '../support/api.js';
 
 let server: TestServer;
 let admin: string;
@@ -96,7 +93,7 @@ beforeAll(async () => {
   const aliceBox = await server.api('POST', 'regEmail', {
     body: { domainId: alice.domainId, localPart: 'account', password: 'mailbox-pw-1' },
   });
-  expect(aliceBox.body.error).toBe(0);
+  expectOk(aliceBox.body);
   expected.alice.mailboxes = 1;
   const bobAddress = await createAddress(server, bob, 'only');
   expected.bob.addresses = 1;
@@ -124,7 +121,7 @@ beforeAll(async () => {
     token: alice.userToken,
     body: { id: aliceIds[3], spam: true },
   });
-  expect(spam.body.error).toBe(0);
+  expectOk(spam.body);
   expected.alice.spam = 1;
 
   // Bob receives four over SMTP.
@@ -142,7 +139,7 @@ beforeAll(async () => {
       token: alice.userToken,
       body: { from: aliceFirst.address, to: [to], subject, text: subject },
     });
-    expect(sent.body.error).toBe(0);
+    expectOk(sent.body);
     await settled(server, alice.userToken, sent.body.data.id);
   }
   expected.alice.sentToday = 3;
@@ -159,10 +156,7 @@ beforeAll(async () => {
       return inbox.body.data.list.some((item: { subject: string }) => item.subject.startsWith('退信：'))
         ? true
         : undefined;
-    },
-    10_000,
-    'the bounce',
-  );
+    }, { timeoutMs: 10_000, what: 'the bounce' });
   expected.alice.receivedToday += 1;
   expected.alice.received30d += 1;
 });
@@ -180,8 +174,8 @@ describe('getDashboard', () => {
     ] as const) {
       const data = await dashboard(world.userToken);
       const mine = expected[name];
-      expect(data.scope).toBe('own');
-      expect(data.totals).toMatchObject({
+      expect(data?.scope).toBe('own');
+      expect(data?.totals).toMatchObject({
         receivedToday: mine.receivedToday,
         received30d: mine.received30d,
         sentToday: mine.sentToday,
@@ -198,13 +192,13 @@ describe('getDashboard', () => {
         .select((eb) => eb.fn.sum<number>('messages.size').as('bytes'))
         .where('mailboxes.owner_id', '=', world.userId)
         .executeTakeFirstOrThrow();
-      expect(data.totals.storageBytes).toBe(Number(stored.bytes));
+      expect(data?.totals.storageBytes).toBe(Number(stored.bytes));
     }
   });
 
   it('gives administrators the whole system', async () => {
     const data = await dashboard(admin);
-    expect(data.scope).toBe('system');
+    expect(data?.scope).toBe('system');
     for (const field of [
       'receivedToday',
       'received30d',
@@ -215,18 +209,18 @@ describe('getDashboard', () => {
       'domains',
       'deliveryFailures',
     ] as const) {
-      expect(data.totals[field], field).toBe(sum(field));
+      expect(data?.totals[field], field).toBe(sum(field));
     }
   });
 
   it('has a 30-day daily series ending today that adds up to the totals', async () => {
     const data = await dashboard(alice.userToken);
-    expect(data.daily).toHaveLength(30);
-    expect(data.daily[29].date).toBe(localDate(Date.now()));
-    expect(data.daily[0].date).toBe(localDate(Date.now() - 29 * DAY));
+    expect(data?.daily).toHaveLength(30);
+    expect(data?.daily[29].date).toBe(localDate(Date.now()));
+    expect(data?.daily[0].date).toBe(localDate(Date.now() - 29 * DAY));
     const day = data.daily.find((entry: { date: string }) => entry.date === localDate(Date.now() - 3 * DAY));
     expect(day).toMatchObject({ received: expected.alice.threeDaysAgo, sent: 0 });
-    expect(data.daily[29]).toMatchObject({
+    expect(data?.daily[29]).toMatchObject({
       received: expected.alice.receivedToday,
       sent: expected.alice.sentToday,
     });
@@ -239,7 +233,7 @@ describe('getDashboard', () => {
 
   it('rates health on six dimensions for the radar chart', async () => {
     const data = await dashboard(alice.userToken);
-    expect(data.radar).toHaveLength(6);
+    expect(data?.radar).toHaveLength(6);
     const byName = Object.fromEntries(
       data.radar.map((item: { name: string; value: number }) => [item.name, item.value]),
     );

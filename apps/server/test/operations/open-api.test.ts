@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserWithDomain, type MailWorld, sendMail, simpleMessage } from '../mail/mail-helpers.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { createUserWithDomain, type MailWorld } from '../support/fixtures.js';
+import { sendMail, simpleMessage } from '../support/smtp-client.js';
+import { expectOk } from '../support/api.js';
 
 let server: TestServer;
 let world: MailWorld;
@@ -30,17 +32,17 @@ describe('API keys', () => {
     expect(first.body.data).toMatchObject({ masked: false, lastUsedAt: null });
     const key = first.body.data.key as string;
     expect(key).toMatch(/^yj_[A-Za-z0-9_-]{32}$/);
-    expect(first.body.data.maskedKey.endsWith(key.slice(-4))).toBe(true);
+    expect(first.body.data?.maskedKey.endsWith(key.slice(-4))).toBe(true);
 
     const again = await server.api('GET', 'user/getKey', { token: world.userToken });
-    expect(again.body.data).toMatchObject({ masked: true, key: first.body.data.maskedKey });
+    expect(again.body.data).toMatchObject({ masked: true, key: first.body.data?.maskedKey });
     expect(JSON.stringify(again.body)).not.toContain(key);
 
     expect((await open(key, 'GET', `getInbox?address=nobody@${world.domain}`)).status).toBe(404);
     const refreshed = await server.api('POST', 'user/refreshKey', { token: world.userToken });
     const newKey = refreshed.body.data.key as string;
     expect(newKey).not.toBe(key);
-    expect(refreshed.body.data.masked).toBe(false);
+    expect(refreshed.body.data?.masked).toBe(false);
     const old = await open(key, 'POST', 'createEmail', {});
     expect(old.status).toBe(403);
     expect(old.body.msg).toMatch(/API 密钥无效或已被重置/);
@@ -77,7 +79,7 @@ describe('open API', () => {
     await deliver(address, '验证码 123456');
     const arrived = await waiting;
     const elapsed = Date.now() - started;
-    expect(arrived.body.error).toBe(0);
+    expectOk(arrived.body);
     expect(arrived.body.data).toMatchObject({ address, subject: '验证码 123456' });
     expect(arrived.body.data.text).toContain('正文：验证码 123456');
     expect(elapsed).toBeGreaterThanOrEqual(300);

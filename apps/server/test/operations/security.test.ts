@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../src/db/migrate.js';
-import { createUserWithDomain } from '../mail/mail-helpers.js';
-import { createUser } from '../support/fixtures.js';
+import { createUser, createUserWithDomain } from '../support/fixtures.js';
 import { startTestServer, type TestServer, testEngine } from '../support/test-server.js';
+import { expectOk } from '../support/api.js';
 
 let server: TestServer;
 
@@ -35,7 +35,7 @@ describe('sessions', () => {
     const desktop = await loginWith('sessionsuser', user.password, CHROME_ON_WINDOWS);
 
     const listed = await server.api('GET', 'user/getSessions', { token: desktop });
-    expect(listed.body.error).toBe(0);
+    expectOk(listed.body);
     const sessions = listed.body.data as { id: number; device: string; current: boolean; ip: string }[];
     expect(sessions).toHaveLength(3);
     const current = sessions.find((session) => session.current);
@@ -53,7 +53,7 @@ describe('sessions', () => {
       token: desktop,
       body: { id: iphone?.id },
     });
-    expect(revoked.body.error).toBe(0);
+    expectOk(revoked.body);
     expect((await server.api('GET', 'user/getSessions', { token: phone })).status).toBe(401);
     const self = await server.api('POST', 'user/revokeSession', {
       token: desktop,
@@ -73,7 +73,7 @@ describe('sessions', () => {
     expect((await server.api('GET', 'user/getSessions', { token: other.token })).status).toBe(200);
 
     const others = await server.api('POST', 'user/revokeOtherSessions', { token: desktop });
-    expect(others.body.data.revoked).toBe(1);
+    expect(others.body.data?.revoked).toBe(1);
     expect((await server.api('GET', 'user/getSessions', { token: user.token })).status).toBe(401);
     const left = await server.api('GET', 'user/getSessions', { token: desktop });
     expect(left.body.data).toHaveLength(1);
@@ -104,7 +104,7 @@ describe('changePassword', () => {
       token: user.token,
       body: { oldPassword: user.password, newPassword: 'brand-new-pw-2' },
     });
-    expect(changed.body.error).toBe(0);
+    expectOk(changed.body);
     const fresh = changed.body.data.token as string;
     expect((await server.api('GET', 'user/getSessions', { token: fresh })).body.data).toHaveLength(1);
     expect((await server.api('GET', 'user/getSessions', { token: other })).status).toBe(401);
@@ -126,11 +126,11 @@ describe('login history', () => {
     });
     const token = await loginWith('historyuser', user.password, CHROME_ON_WINDOWS);
     const history = await server.api('GET', 'user/getLoginHistory?page=1&pageSize=10', { token });
-    expect(history.body.error).toBe(0);
+    expectOk(history.body);
     expect(history.body.data.total).toBe(3);
     const [latest, failure] = history.body.data.list;
     expect(latest).toMatchObject({ success: true, ip: '127.0.0.1', identifier: 'historyuser', reason: '' });
-    expect(latest.device).toBe('Windows 电脑 · Chrome 浏览器 120');
+    expect(latest?.device).toBe('Windows 电脑 · Chrome 浏览器 120');
     expect(failure).toMatchObject({ success: false, reason: '密码错误' });
     // Another account's history is its own.
     const other = await createUser(server, 'historyother');
@@ -151,7 +151,7 @@ describe('login history', () => {
       body: { email: address, password: 'mailbox-pw-1' },
     });
     const history = await server.api('GET', 'user/getLoginHistory', { token: login.body.data.token });
-    expect(history.body.data.list.map((item: { success: boolean }) => item.success)).toEqual([true, false]);
+    expect(history.body.data?.list.map((item: { success: boolean }) => item.success)).toEqual([true, false]);
   });
 });
 
@@ -183,7 +183,7 @@ describe('automatic bans', () => {
       const list = await server.api('GET', 'waf/getBlacklist', { token: admin });
       const entry = list.body.data.find((item: { ip: string }) => item.ip === '203.0.113.3');
       expect(entry).toMatchObject({ source: 'login', active: true });
-      expect(entry.reason).toMatch(/登录失败 3 次/);
+      expect(entry?.reason).toMatch(/登录失败 3 次/);
       const minutes = (Date.parse(entry.expiresAt) - Date.now()) / 60_000;
       expect(minutes).toBeGreaterThan(29);
       expect(minutes).toBeLessThanOrEqual(30);
@@ -208,7 +208,7 @@ describe('getVersion', () => {
   it('reports the release, the platform, the schema and the changelog', async () => {
     const user = await createUser(server, 'versionuser');
     const { body } = await server.api('GET', 'user/getVersion', { token: user.token });
-    expect(body.error).toBe(0);
+    expectOk(body);
     expect(body.data.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(body.data.node).toBe(process.version);
     expect(body.data.engine).toBe(testEngine);

@@ -1,8 +1,8 @@
 import { DEFAULT_SYSTEM_SETTINGS } from '@youju/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAddress, createUserWithDomain, type MailWorld } from '../mail/mail-helpers.js';
-import { createUser } from '../support/fixtures.js';
+import { createUser, createAddress, createUserWithDomain, type MailWorld } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { expectOk } from '../support/api.js';
 
 let server: TestServer;
 let admin: string;
@@ -21,7 +21,7 @@ const read = async (token: string) => (await server.api('GET', 'user/getSetting'
 describe('getSetting', () => {
   it('gives administrators the system, payment and personal parts', async () => {
     const body = await read(admin);
-    expect(body.error).toBe(0);
+    expectOk(body);
     expect(body.data.system).toMatchObject({ ...DEFAULT_SYSTEM_SETTINGS, relayPasswordSet: false });
     expect(body.data.payment).toMatchObject({ epayKeySet: false, epayKeyMasked: '' });
     expect(body.data.personal).toEqual({ displayName: '', signature: '' });
@@ -36,11 +36,11 @@ describe('getSetting', () => {
     const mailbox = await server.api('POST', 'regEmail', {
       body: { domainId: world.domainId, localPart: 'personal1', password: 'mailbox-pw-1' },
     });
-    expect(mailbox.body.error).toBe(0);
+    expectOk(mailbox.body);
     const mailboxToken = mailbox.body.data.token as string;
     expect((await read(mailboxToken)).data).toEqual({ personal: { displayName: '', signature: '' } });
     const changed = await update(mailboxToken, { personal: { displayName: '小邮', signature: '-- \n小邮' } });
-    expect(changed.body.data.personal).toEqual({ displayName: '小邮', signature: '-- \n小邮' });
+    expect(changed.body.data?.personal).toEqual({ displayName: '小邮', signature: '-- \n小邮' });
     expect(address).toContain('@');
 
     const refused = await update(user.token, { system: { siteName: '偷改' } });
@@ -62,7 +62,7 @@ describe('updateSetting', () => {
         retentionDays: 7,
       },
     });
-    expect(changed.body.error).toBe(0);
+    expectOk(changed.body);
     expect(changed.body.data.system).toMatchObject({ siteName: '测试邮局', retentionDays: 7 });
     const variables = await server.api('GET', 'getVar');
     expect(variables.body.settings).toMatchObject({
@@ -125,7 +125,7 @@ describe('updateSetting', () => {
         storeOpen: false,
       },
     });
-    expect(valid.body.error).toBe(0);
+    expectOk(valid.body);
     expect(valid.body.data.system).toMatchObject({ defaultDomainId: world.domainId, storeOpen: false });
     expect((await server.api('GET', 'getVar')).body.settings.maxMessageBytes).toBe(10 * 1024 * 1024);
     await update(admin, {
@@ -154,12 +154,12 @@ describe('updateSetting', () => {
       system: { relayUrl: relay },
       payment: { epayGatewayUrl: 'https://pay.example.com', epayMerchantId: '1001', epayKey },
     });
-    expect(saved.body.error).toBe(0);
+    expectOk(saved.body);
     const text = JSON.stringify(saved.body);
     expect(text).not.toContain('relay-Secret-42');
     expect(text).not.toContain(epayKey);
-    expect(saved.body.data.system.relayUrl).toBe('smtp://mailer:******@relay.example.com:587');
-    expect(saved.body.data.system.relayPasswordSet).toBe(true);
+    expect(saved.body.data.system?.relayUrl).toBe('smtp://mailer:******@relay.example.com:587');
+    expect(saved.body.data.system?.relayPasswordSet).toBe(true);
     expect(saved.body.data.payment).toMatchObject({ epayKeySet: true, epayKeyMasked: '******' });
     const readBack = JSON.stringify(await read(admin));
     expect(readBack).not.toContain('relay-Secret-42');
@@ -170,7 +170,7 @@ describe('updateSetting', () => {
       system: { relayUrl: saved.body.data.system.relayUrl, siteName: '邮局' },
       payment: { epayKey: saved.body.data.payment.epayKeyMasked, epayMerchantId: '1002' },
     });
-    expect(again.body.error).toBe(0);
+    expectOk(again.body);
     expect((await server.app.services.settings.get()).relayUrl).toBe(relay);
     expect((await server.app.services.paySettings.read()).epayKey).toBe(epayKey);
     expect((await server.app.services.paySettings.read()).epayMerchantId).toBe('1002');
@@ -185,7 +185,7 @@ describe('updateSetting', () => {
       'smtp://mailer:other-pass-77@relay2.example.com:25',
     );
     const cleared = await update(admin, { system: { relayUrl: '' } });
-    expect(cleared.body.data.system).toMatchObject({ relayUrl: '', relayPasswordSet: false });
+    expect(cleared.body.data?.system).toMatchObject({ relayUrl: '', relayPasswordSet: false });
   });
 
   it('applies the login throttling settings without a restart', async () => {

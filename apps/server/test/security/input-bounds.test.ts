@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { expectOk } from '../support/api.js';
 
 /** Smaller holes: absurd paging and ids gave 500, no security headers, API keys outliving passwords. */
 describe('input bounds, headers and key revocation', () => {
@@ -68,7 +69,7 @@ describe('input bounds, headers and key revocation', () => {
       token: user.token,
       body: { oldPassword: user.password, newPassword: 'new-password-2' },
     });
-    expect(changed.body.error).toBe(0);
+    expectOk(changed.body);
     expect((await call()).status).toBe(403);
 
     const other = await createUser(server, 'key-disabled');
@@ -90,7 +91,7 @@ describe('input bounds, headers and key revocation', () => {
       body: { system: { relayUrl: 'smtp://mailer:s3cr3t-pass@relay.example.com:587' } },
     });
     const { body } = await server.api('GET', 'user/getSetting', { token: admin });
-    expect(body.data.system.relayUrl).toBe('smtp://mailer:******@relay.example.com:587');
+    expect(body.data?.system.relayUrl).toBe('smtp://mailer:******@relay.example.com:587');
     expect(JSON.stringify(body)).not.toContain('ss@');
   });
 });

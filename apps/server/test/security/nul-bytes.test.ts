@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAddress, createUserWithDomain, inbox, sendMail } from '../mail/mail-helpers.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { createAddress, createUserWithDomain, inbox } from '../support/fixtures.js';
+import { sendMail } from '../support/smtp-client.js';
+import { expectOk } from '../support/api.js';
 
 /**
  * A NUL byte in a header made every retry of that message fail with 451 on PostgreSQL (text columns
@@ -49,7 +51,7 @@ describe('NUL bytes', () => {
     expect(list.total).toBe(1);
     expect(list.list[0].subject).toBe('nullbyte subject');
     const detail = await server.api('GET', `user/getEmail?id=${list.list[0].id}`, { token: userToken });
-    expect(detail.body.error).toBe(0);
+    expectOk(detail.body);
     expect(detail.body.data.text).toContain('body with a  inside');
     const raw = await fetch(`${server.baseUrl}/api/user/raw/${list.list[0].id}`, {
       headers: { authorization: `Bearer ${userToken}` },

@@ -1,14 +1,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createAddress,
-  createUserWithDomain,
-  inbox,
-  type MailWorld,
-  sendMail,
-  simpleMessage,
-} from '../mail/mail-helpers.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { createAddress, createUserWithDomain, inbox, type MailWorld } from '../support/fixtures.js';
+import { sendMail, simpleMessage } from '../support/smtp-client.js';
 
 /**
  * A user's regex filter could take ~50 ms per message, with no limit on their number: 100 filters

@@ -2,6 +2,7 @@ import { RESERVED_LOCAL_PARTS } from '@youju/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDomain, createUser } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { expectOk } from '../support/api.js';
 
 /**
  * Certificate hijack through role addresses: whoever reads admin@ or postmaster@ of a domain passes
@@ -44,7 +45,7 @@ describe('reserved role addresses', () => {
       token: owner.token,
       body: { count: 1, domainId: domain.id, validDays: 30 },
     });
-    expect(cards.body.error).toBe(0);
+    expectOk(cards.body);
     const redeem = await server.api('POST', 'verCard', {
       body: { code: cards.body.data.codes[0], localPart: 'hostmaster', password: 'card-pass-1' },
     });
@@ -53,7 +54,7 @@ describe('reserved role addresses', () => {
     const ordinary = await server.api('POST', 'verCard', {
       body: { code: cards.body.data.codes[0], localPart: 'zhangsan', password: 'card-pass-1' },
     });
-    expect(ordinary.body.error).toBe(0);
+    expectOk(ordinary.body);
     const order = await server.api('POST', 'buyEmail', {
       body: {
         domainId: domain.id,
@@ -82,12 +83,12 @@ describe('reserved role addresses', () => {
       token: owner.token,
       body: { domainId: domain.id, localPart: 'admin' },
     });
-    expect(address.body.error).toBe(0);
+    expectOk(address.body);
     const account = await server.api('POST', 'user/createEmailAccount', {
       token: owner.token,
       body: { domainId: domain.id, localPart: 'postmaster', password: 'owner-pass-1' },
     });
-    expect(account.body.error).toBe(0);
+    expectOk(account.body);
     const foreign = await server.api('POST', 'user/createEmail', {
       token: stranger.token,
       body: { domainId: domain.id, localPart: 'abuse' },

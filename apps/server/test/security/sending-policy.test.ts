@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDomain, createUser } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { expectOk } from '../support/api.js';
 
 /**
  * Anonymous spam: a one-click temporary mailbox (or one a visitor registered) could send to any
@@ -50,7 +51,7 @@ describe('sending policy', () => {
       // a mix is refused whole, nothing is queued
       expect((await send(box, ['local-friend@policy.test', 'x@example.com'])).status).toBe(403);
       const inside = await send(box, ['local-friend@policy.test']);
-      expect(inside.body.error).toBe(0);
+      expectOk(inside.body);
     }
   });
 
@@ -75,7 +76,7 @@ describe('sending policy', () => {
       token: owner.token,
       body: { domainId: domain.id, localPart: 'bulk', password: 'bulk-pass-1' },
     });
-    expect(account.body.error).toBe(0);
+    expectOk(account.body);
     const login = await server.api('POST', 'loginEmail', {
       body: { email: 'bulk@policy.test', password: 'bulk-pass-1' },
     });

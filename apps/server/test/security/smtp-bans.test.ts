@@ -1,15 +1,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createAddress,
-  createUserWithDomain,
-  inbox,
-  RawSmtpClient,
-  sendMail,
-  simpleMessage,
-} from '../mail/mail-helpers.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { createAddress, createUserWithDomain, inbox } from '../support/fixtures.js';
+import { SmtpClient, sendMail, simpleMessage } from '../support/smtp-client.js';
 
 /**
  * The auto-ban lost mail: thirty unknown recipients banned an address for an hour with a permanent
@@ -70,13 +64,13 @@ describe('bans that lose no mail', () => {
     const list = await inbox(server, userToken, '&q=smuggled');
     expect(list.total).toBe(0);
     // loopback is never banned, so it still gets its greeting
-    const client = await RawSmtpClient.connect(server.smtpPort);
+    const client = await SmtpClient.connect(server.smtpPort);
     expect((await client.read()).code).toBe(220);
     await client.quit();
   });
 
   it('never bans 127.0.0.1 for probing, however many unknown addresses it tries', async () => {
-    const client = await RawSmtpClient.connect(server.smtpPort, '127.0.0.1');
+    const client = await SmtpClient.connect(server.smtpPort, { localAddress: '127.0.0.1' });
     await client.read();
     await client.command('EHLO prober.example');
     await client.command('MAIL FROM:<p@prober.example>');
@@ -104,7 +98,7 @@ describe('bans that lose no mail', () => {
     const gone = await createAddress(server, world, 'expired-box');
     await server.api('DELETE', `user/deleteEmail/${gone.id}`, { token: world.userToken });
     // a large provider's shared address keeps delivering to the expired temporary mailbox
-    const client = await RawSmtpClient.connect(server.smtpPort, '127.0.0.7');
+    const client = await SmtpClient.connect(server.smtpPort, { localAddress: '127.0.0.7' });
     expect((await client.read()).code).toBe(220);
     await client.command('EHLO provider.example');
     for (let message = 0; message < 3; message++) {
@@ -130,13 +124,13 @@ describe('bans that lose no mail', () => {
 
   it('answers an automatic ban with 421 on SMTP and 429 on HTTP, an operator’s entry with 554 and 403', async () => {
     await server.app.services.firewall.ban('127.0.0.5', 'probing', 1, 'smtp');
-    const banned = await RawSmtpClient.connect(server.smtpPort, '127.0.0.5');
+    const banned = await SmtpClient.connect(server.smtpPort, { localAddress: '127.0.0.5' });
     const greeting = await banned.read();
     expect(greeting.code).toBe(421);
     expect(greeting.text).toMatch(/^4\.7\.0/);
     await banned.quit();
     await server.app.services.firewall.block('127.0.0.6', 'spammer', null, 'manual');
-    const listed = await RawSmtpClient.connect(server.smtpPort, '127.0.0.6');
+    const listed = await SmtpClient.connect(server.smtpPort, { localAddress: '127.0.0.6' });
     expect((await listed.read()).code).toBe(554);
     await listed.quit();
 

@@ -1,7 +1,8 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAddress, createUserWithDomain, sendMail, simpleMessage } from '../mail/mail-helpers.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { createAddress, createUserWithDomain } from '../support/fixtures.js';
+import { sendMail, simpleMessage } from '../support/smtp-client.js';
 
 /** Slow connections from one address used to fill every slot, and the server answered 421 to all. */
 describe('SMTP connections per source', () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { expectOk } from '../support/api.js';
 
 /** Unlimited live-inbox streams per token exhausted the process's file descriptors. */
 describe('event streams per token', () => {
@@ -47,7 +48,7 @@ describe('event streams per token', () => {
       token: admin,
       body: { domainId: domain.body.data.id, localPart: 'nobody' },
     });
-    expect(address.body.error).toBe(0);
+    expectOk(address.body);
     const waits = await Promise.all(
       Array.from({ length: 25 }, () =>
         fetch(`${server.baseUrl}/api/open/waitEmail?address=nobody@wait.test&timeout=3`, {

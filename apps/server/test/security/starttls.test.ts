@@ -44,6 +44,6 @@ describe('STARTTLS without an operator certificate', () => {
     // it is not an operator certificate: the certificates screen does not list it
     const admin = await server.adminToken();
     const listed = await server.api('POST', 'user/reloadCertificates', { token: admin });
-    expect(listed.body.data.certificates).toEqual([]);
+    expect(listed.body.data?.certificates).toEqual([]);
   });
 });

@@ -2,14 +2,10 @@ import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeliveryWorker, type DeliveryWorker } from '../../src/modules/sending/delivery-worker.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import {
-  rawOf,
-  type SenderWorld,
-  senderWorld,
-  settled,
-  startRecordingSmtp,
-  waitFor,
-} from './sending-helpers.js';
+import { rawOf, type SenderWorld, senderWorld, settled, startRecordingSmtp } from './sending-helpers.js';
+import { sleep, waitFor } from '../support/wait-for.js';
+import { inbox } from '../support/fixtures.js';
+import { expectOk } from '../support/api.js';
 
 /**
  * Bounces (RFC 3464 delivery status notifications): when a recipient fails for good, the sender's
@@ -32,16 +28,24 @@ function mimeParts(raw: Buffer, boundary: string): Array<{ headers: string; body
   });
 }
 
-async function inboxOf(server: TestServer, token: string, address?: string): Promise<any[]> {
-  const query = address ? `&address=${encodeURIComponent(address)}` : '';
-  const { body } = await server.api('GET', `user/getInbox?pageSize=100${query}`, { token });
-  if (body.error !== 0) throw new Error(JSON.stringify(body));
-  return body.data.list;
+async function inboxOf(server: TestServer, token: string, address?: string) {
+  return (await inbox(server, token, address ? `&address=${encodeURIComponent(address)}` : '')).list;
 }
 
-async function bouncesIn(server: TestServer, token: string, address?: string): Promise<any[]> {
+async function bouncesIn(server: TestServer, token: string, address?: string) {
   return (await inboxOf(server, token, address)).filter(
-    (item: { from: { address: string } }) => item.from.address === MAILER_DAEMON.toLowerCase(),
+    (item) => item.from.address === MAILER_DAEMON.toLowerCase(),
+  );
+}
+
+/** Waits until the inbox behind `token` holds more bounces than `before`, and returns the newest. */
+function newBounce(server: TestServer, token: string, before: unknown[]) {
+  return waitFor(
+    async () => {
+      const list = await bouncesIn(server, token);
+      return list.length > before.length ? list[0] : undefined;
+    },
+    { timeoutMs: 10_000, what: 'the bounce' },
   );
 }
 
@@ -83,7 +87,7 @@ describe('bounces for failed deliveries', () => {
       token,
       body: { from, to, subject, text: '退信测试' },
     });
-    expect(body.error).toBe(0);
+    expectOk(body);
     return body.data.id as number;
   }
 
@@ -106,19 +110,12 @@ describe('bounces for failed deliveries', () => {
     );
     const item = await settled(server, world.mailboxToken, id);
     expect(item.status).toBe('failed');
-    expect(item.deliveries.map((d: { lastError: string }) => d.lastError).sort()).toEqual([
+    expect(item.deliveries.map((d) => d.lastError).sort()).toEqual([
       '550 5.1.1 <ghost@far-away.example>: User unknown',
       '550 5.1.1 <nobody@far-away.example>: User unknown',
     ]);
 
-    const [bounce] = await waitFor(
-      async () => {
-        const list = await bouncesIn(server, world.mailboxToken);
-        return list.length > before.length ? list : undefined;
-      },
-      10_000,
-      'the bounce',
-    );
+    const bounce = await newBounce(server, world.mailboxToken, before);
     expect(bounce).toMatchObject({ address: world.mailboxAddress, from: { name: '邮件系统退信' } });
     expect(bounce.subject).toBe('退信：邮件未能送达（季度报告）');
 
@@ -179,14 +176,15 @@ describe('bounces for failed deliveries', () => {
       .executeTakeFirstOrThrow();
     expect(stored).toEqual({ envelope_from: '', from_address: MAILER_DAEMON.toLowerCase() });
     const shown = await server.api('GET', `user/getEmail?id=${bounce.id}`, { token: world.mailboxToken });
-    expect(shown.body.data.text).toContain('未能送达以下 2 位收件人');
+    expect(shown.body.data?.text).toContain('未能送达以下 2 位收件人');
 
     const rows = await queueRows(server, id);
     expect(rows.map((row) => [row.bounce_state, row.failure_status, row.remote_mta])).toEqual([
       ['sent', '5.1.1', '127.0.0.1'],
       ['sent', '5.1.1', '127.0.0.1'],
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    // A window for a second report that must not come.
+    await sleep(800);
     expect(await bouncesIn(server, world.mailboxToken)).toHaveLength(before.length + 1);
     expect(relay.attempts()).toBe(0);
   });
@@ -197,15 +195,8 @@ describe('bounces for failed deliveries', () => {
     const id = await send(world.mailboxToken, world.mailboxAddress, ['slow@far-away.example'], '一直 4xx');
     const item = await settled(server, world.mailboxToken, id, 15_000);
     expect(item.status).toBe('failed');
-    const list = await waitFor(
-      async () => {
-        const found = await bouncesIn(server, world.mailboxToken);
-        return found.length > before.length ? found : undefined;
-      },
-      10_000,
-      'the bounce',
-    );
-    const raw = await rawOf(server, world.mailboxToken, `raw/${list[0].id}`);
+    const bounce = await newBounce(server, world.mailboxToken, before);
+    const raw = await rawOf(server, world.mailboxToken, `raw/${bounce.id}`);
     const text = raw.toString('utf8');
     expect(text).toContain('Final-Recipient: rfc822; slow@far-away.example\r\n');
     expect(text).toContain('Action: failed\r\nStatus: 5.4.7\r\n');
@@ -222,16 +213,9 @@ describe('bounces for failed deliveries', () => {
     const missing = `nobody-here@${world.domain}`;
     const id = await send(world.mailboxToken, world.mailboxAddress, [missing], '本站收件人');
     const item = await settled(server, world.mailboxToken, id);
-    expect(item.deliveries[0].lastError).toMatch(/^550 5\.1\.1 本站没有收件人/);
-    const list = await waitFor(
-      async () => {
-        const found = await bouncesIn(server, world.mailboxToken);
-        return found.length > before.length ? found : undefined;
-      },
-      10_000,
-      'the bounce',
-    );
-    const text = (await rawOf(server, world.mailboxToken, `raw/${list[0].id}`)).toString('utf8');
+    expect(item.deliveries[0]?.lastError).toMatch(/^550 5\.1\.1 本站没有收件人/);
+    const bounce = await newBounce(server, world.mailboxToken, before);
+    const text = (await rawOf(server, world.mailboxToken, `raw/${bounce.id}`)).toString('utf8');
     expect(text).toContain(`Final-Recipient: rfc822; ${missing}\r\nAction: failed\r\nStatus: 5.1.1\r\n`);
     expect(text).toContain(
       `Diagnostic-Code: smtp; 550 5.1.1 <${missing}>: Recipient address rejected: no such mailbox\r\n`,
@@ -263,10 +247,7 @@ describe('bounces for failed deliveries', () => {
       async () => {
         const rows = await queueRows(server, id);
         return rows[0]?.bounce_state === 'skipped' ? rows : undefined;
-      },
-      10_000,
-      'the bounce to be skipped',
-    );
+      }, { timeoutMs: 10_000, what: 'the bounce to be skipped' });
     expect(row).toMatchObject({ status: 'failed', failure_status: '5.7.1', bounce_owner: null });
     expect(await countMessages()).toBe(messagesBefore);
     expect(relay.attempts()).toBe(1);
@@ -278,15 +259,12 @@ describe('bounces for failed deliveries', () => {
       token: world.userToken,
       body: { domainId: world.domainId, localPart: 'mailer-daemon' },
     });
-    expect(created.body.error).toBe(0);
+    expectOk(created.body);
     const address = created.body.data.address as string;
     const id = await send(world.userToken, address, ['x@far-away.example'], '自动回复');
     await settled(server, world.userToken, id);
     await waitFor(
-      async () => ((await queueRows(server, id))[0]?.bounce_state === 'skipped' ? true : undefined),
-      10_000,
-      'the bounce to be skipped',
-    );
+      async () => ((await queueRows(server, id))[0]?.bounce_state === 'skipped' ? true : undefined), { timeoutMs: 10_000, what: 'the bounce to be skipped' });
     expect(await inboxOf(server, world.userToken, address)).toEqual([]);
   });
 });
@@ -340,7 +318,7 @@ describe('bounces across processes', () => {
       token: world.mailboxToken,
       body: { from: world.mailboxAddress, to: ['gone@far-away.example'], subject, text: '.' },
     });
-    expect(body.error).toBe(0);
+    expectOk(body);
     return body.data.id as number;
   }
 
@@ -351,17 +329,15 @@ describe('bounces across processes', () => {
     first.start();
     second.start();
     await waitFor(
-      async () => ((await queueRows(server, id))[0]?.bounce_state === 'sent' ? true : undefined),
-      10_000,
-      'the bounce',
-    );
+      async () => ((await queueRows(server, id))[0]?.bounce_state === 'sent' ? true : undefined), { timeoutMs: 10_000, what: 'the bounce' });
     const third = newProcess('c');
     third.start();
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // A window in which the later process must find nothing to do.
+    await sleep(1000);
     expect(relay.attempts()).toBe(1);
     const bounces = await bouncesIn(server, world.mailboxToken);
     expect(bounces).toHaveLength(1);
-    expect(bounces[0].subject).toBe('退信：邮件未能送达（两个进程）');
+    expect(bounces[0]?.subject).toBe('退信：邮件未能送达（两个进程）');
     expect(problems).toEqual([]);
     for (const worker of workers.splice(0)) await worker.stop();
   });
@@ -388,17 +364,16 @@ describe('bounces across processes', () => {
     const before = (await bouncesIn(server, world.mailboxToken)).length;
     newProcess('d').start();
     newProcess('e').start();
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Until the dead process's claim runs out (bounce_due_at, 3 s), nobody may send its bounce.
+    await sleep(1000);
     expect(await bouncesIn(server, world.mailboxToken)).toHaveLength(before);
     await waitFor(
-      async () => ((await queueRows(server, id))[0]?.bounce_state === 'sent' ? true : undefined),
-      10_000,
-      'the bounce after the lease',
-    );
-    await new Promise((resolve) => setTimeout(resolve, 800));
+      async () => ((await queueRows(server, id))[0]?.bounce_state === 'sent' ? true : undefined), { timeoutMs: 10_000, what: 'the bounce after the lease' });
+    // A window for a second copy that must not come.
+    await sleep(800);
     const bounces = await bouncesIn(server, world.mailboxToken);
     expect(bounces).toHaveLength(before + 1);
-    expect(bounces[0].subject).toBe('退信：邮件未能送达（进程崩溃）');
+    expect(bounces[0]?.subject).toBe('退信：邮件未能送达（进程崩溃）');
     expect(problems).toEqual([]);
   });
 });

@@ -3,16 +3,8 @@ import { dkimVerify } from 'mailauth';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import {
-  rawOf,
-  type SenderWorld,
-  senderWorld,
-  settled,
-  startMxDns,
-  startRecordingSmtp,
-  upload,
-  waitFor,
-} from './sending-helpers.js';
+import { rawOf, type SenderWorld, senderWorld, settled, startMxDns, startRecordingSmtp, upload } from './sending-helpers.js';
+import { waitFor } from '../support/wait-for.js';
 
 /**
  * Direct delivery to MX hosts found through a real name server (dnsmasq on loopback): the receiving
@@ -78,7 +70,7 @@ describe('delivery to the recipient domain’s MX', () => {
     const inbox = await receiver.api('GET', 'user/getInbox?address=lisi@dest.test', {
       token: receiverUser.userToken,
     });
-    expect(inbox.body.data.list).toHaveLength(1);
+    expect(inbox.body.data?.list).toHaveLength(1);
     const received = await rawOf(receiver, receiverUser.userToken, `raw/${inbox.body.data.list[0].id}`);
     const original = await rawOf(sender, world.mailboxToken, `sentRaw/${sent.body.data.id}`);
     // Byte for byte: headers, body and attachment as signed and sent.

@@ -9,15 +9,8 @@ import { dkimVerify } from 'mailauth';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import {
-  rawOf,
-  type SenderWorld,
-  senderWorld,
-  settled,
-  startMxDns,
-  upload,
-  waitFor,
-} from './sending-helpers.js';
+import { rawOf, type SenderWorld, senderWorld, settled, startMxDns, upload } from './sending-helpers.js';
+import { waitFor } from '../support/wait-for.js';
 
 const POSTFIX = '/usr/sbin/postfix';
 /** Postfix needs root to start its master (it drops to the postfix user itself). */
@@ -108,10 +101,7 @@ async function startPostfix(
     async () => {
       if (child.exitCode !== null) throw new Error(`postfix exited (${child.exitCode}):\n${await log()}`);
       return /daemon started/.test(await log()) ? true : undefined;
-    },
-    20_000,
-    'postfix to start',
-  );
+    }, { timeoutMs: 20_000, what: 'postfix to start' });
   return {
     port,
     maildir: join(vmail, 'mail', 'new'),
@@ -167,10 +157,7 @@ describe.skipIf(!canRunPostfix)('delivery to Postfix', () => {
     expect(item.deliveries[0].remoteResponse).toMatch(/^250 2\.0\.0 Ok: queued as /);
 
     const name = await waitFor(
-      async () => (existsSync(postfix.maildir) ? (await readdir(postfix.maildir))[0] : undefined),
-      20_000,
-      'the Maildir file',
-    );
+      async () => (existsSync(postfix.maildir) ? (await readdir(postfix.maildir))[0] : undefined), { timeoutMs: 20_000, what: 'the Maildir file' });
     const delivered = await readFile(join(postfix.maildir, name));
     const original = await rawOf(sender, world.mailboxToken, `sentRaw/${sent.body.data.id}`);
     // Postfix adds its trace headers on top and stores lines with LF (Maildir); everything we sent

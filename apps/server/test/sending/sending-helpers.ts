@@ -1,11 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import { dkimVerify } from 'mailauth';
 import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
-import { DNSMASQ, freeDnsPort } from '../support/dns-servers.js';
-import { markDomainVerified } from '../support/fixtures.js';
+import type { ApiResponse, BodyOf, DataOf } from '../support/api.js';
+import { type RunningDnsServer, startDnsmasq } from '../support/dns-servers.js';
+import { addDomain, createUser, uniqueUsername } from '../support/fixtures.js';
 import type { TestServer } from '../support/test-server.js';
-
-let counter = 0;
+import { waitFor } from '../support/wait-for.js';
 
 export interface SenderWorld {
   userToken: string;
@@ -19,28 +19,15 @@ export interface SenderWorld {
 
 /** A system user with its own open domain and one mailbox account logged in on it. */
 export async function senderWorld(server: TestServer, label: string, domain?: string): Promise<SenderWorld> {
-  const admin = await server.adminToken();
-  counter++;
-  const username = `${label}${counter}${Date.now().toString(36).slice(-4)}`;
-  const created = await server.api('POST', 'admin/createSysAccount', {
-    token: admin,
-    body: { username, password: 'user-password-1', role: 'user' },
-  });
-  if (created.body.error !== 0) throw new Error(JSON.stringify(created.body));
-  const login = await server.api('POST', 'login', { body: { username, password: 'user-password-1' } });
-  const userToken = login.body.data.token as string;
+  const username = uniqueUsername(label);
+  const user = await createUser(server, username);
   const name = domain ?? `${username}.youju.test`;
-  const added = await server.api('POST', 'user/addDomain', {
-    token: userToken,
-    body: { name, publicRegistration: true },
-  });
-  if (added.body.error !== 0) throw new Error(JSON.stringify(added.body));
-  await markDomainVerified(server, added.body.data.id);
+  const added = await addDomain(server, user.token, name, { publicRegistration: true });
   // A mailbox account the domain's owner created (a visitor's own registration may send only
   // inside the service: test/security/sending-policy.test.ts).
   const account = await server.api('POST', 'user/createEmailAccount', {
-    token: userToken,
-    body: { domainId: added.body.data.id, localPart: 'zhangsan', password: 'mailbox-pass-1' },
+    token: user.token,
+    body: { domainId: added.id, localPart: 'zhangsan', password: 'mailbox-pass-1' },
   });
   if (account.body.error !== 0) throw new Error(JSON.stringify(account.body));
   const registered = await server.api('POST', 'loginEmail', {
@@ -48,9 +35,9 @@ export async function senderWorld(server: TestServer, label: string, domain?: st
   });
   if (registered.body.error !== 0) throw new Error(JSON.stringify(registered.body));
   return {
-    userToken,
-    userId: created.body.data.id,
-    domainId: added.body.data.id,
+    userToken: user.token,
+    userId: user.id,
+    domainId: added.id,
     domain: name,
     mailboxToken: registered.body.data.token,
     mailboxAddress: registered.body.data.email,
@@ -64,7 +51,7 @@ export async function upload(
   content: Buffer,
   filename: string,
   type = 'application/octet-stream',
-): Promise<{ status: number; body: any }> {
+): Promise<ApiResponse<BodyOf<'user/uploadFile'>>> {
   const form = new FormData();
   form.append('file', new Blob([content], { type }), filename);
   const response = await fetch(`${server.baseUrl}/api/user/uploadFile`, {
@@ -75,26 +62,13 @@ export async function upload(
   return { status: response.status, body: await response.json() };
 }
 
-/** Polls `check` until it returns a value (not undefined) or the time is up. */
-export async function waitFor<T>(
-  check: () => Promise<T | undefined>,
-  timeoutMs = 20_000,
-  label = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+type SentItem = DataOf<'user/getSentEmail'>['list'][number];
 
 /** The sent item `id` as getSentEmail lists it. */
-export async function sentItem(server: TestServer, token: string, id: number): Promise<any> {
+export async function sentItem(server: TestServer, token: string, id: number): Promise<SentItem | undefined> {
   const { body } = await server.api('GET', 'user/getSentEmail?pageSize=100', { token });
   if (body.error !== 0) throw new Error(JSON.stringify(body));
-  return body.data.list.find((item: { id: number }) => item.id === id);
+  return body.data.list.find((item) => item.id === id);
 }
 
 /** Waits until every delivery of a sent item has left queued/sending/retrying. */
@@ -103,14 +77,13 @@ export async function settled(
   token: string,
   id: number,
   timeoutMs = 20_000,
-): Promise<any> {
+): Promise<SentItem> {
   return waitFor(
     async () => {
       const item = await sentItem(server, token, id);
       return item && ['delivered', 'failed'].includes(item.status) ? item : undefined;
     },
-    timeoutMs,
-    `sent item ${id} to settle`,
+    { timeoutMs, what: `sent item ${id} to settle` },
   );
 }
 
@@ -185,59 +158,37 @@ export async function startRecordingSmtp(
 
 /**
  * dnsmasq on a free loopback port answering MX for each domain with `mx.<domain>` and an A record
- * for that host (127.0.0.1 unless given; no upstream, no files). `local` names zones answered with
- * NXDOMAIN.
+ * for that host (127.0.0.1 unless given). `local` names zones answered with NXDOMAIN.
  */
-export async function startMxDns(
+export function startMxDns(
   records: Array<{ domain: string; ip?: string }>,
   local: string[] = [],
-): Promise<{ address: string; stop(): Promise<void> }> {
-  const domains = records.map((record) => record.domain);
-  const port = await freeDnsPort();
-  const args = [
-    '--no-daemon',
-    `--port=${port}`,
-    '--listen-address=127.0.0.1',
-    '--bind-interfaces',
-    '--no-resolv',
-    '--no-hosts',
-    '--conf-file=/dev/null',
-    '--pid-file=',
-    '--user=root',
-    ...records.flatMap(({ domain, ip }) => [
-      `--local=/${domain}/`,
-      `--mx-host=${domain},mx.${domain},10`,
-      `--host-record=mx.${domain},${ip ?? '127.0.0.1'}`,
-    ]),
-    ...local.map((zone) => `--local=/${zone}/`),
-  ];
-  const child: ChildProcess = spawn(DNSMASQ, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
+): Promise<RunningDnsServer> {
+  return startDnsmasq({
+    local: [...records.map((record) => record.domain), ...local],
+    mx: records.map(({ domain }) => ({ name: domain, host: `mx.${domain}`, preference: 10 })),
+    a: records.map(({ domain, ip }) => ({ name: `mx.${domain}`, ip: ip ?? '127.0.0.1' })),
   });
-  const { Resolver } = await import('node:dns/promises');
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`dnsmasq exited: ${output}`);
-    const resolver = new Resolver({ timeout: 300, tries: 1 });
-    resolver.setServers([`127.0.0.1:${port}`]);
-    try {
-      await resolver.resolveMx(domains[0] as string);
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`dnsmasq did not answer: ${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  return {
-    address: `127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
+}
+
+/**
+ * Checks the DKIM signature of `message` with an independent verifier (mailauth), against the
+ * domain's published record as getDkim shows it; returns the verifier's results and the names it
+ * looked up.
+ */
+export async function verifyDkim(
+  message: Buffer,
+  record: { name: string; value: string },
+): Promise<{ results: Awaited<ReturnType<typeof dkimVerify>>['results']; lookups: string[] }> {
+  const lookups: string[] = [];
+  const { results } = await dkimVerify(message, {
+    resolver: async (name: string, type: string) => {
+      lookups.push(`${type} ${name}`);
+      if (type === 'TXT' && name === record.name) return [record.value.match(/.{1,255}/g) ?? []];
+      const error = new Error('not found') as Error & { code: string };
+      error.code = 'ENOTFOUND';
+      throw error;
     },
-  };
+  });
+  return { results, lookups };
 }

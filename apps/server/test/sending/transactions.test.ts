@@ -2,15 +2,10 @@ import type { SMTPServerAddress, SMTPServerSession } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeliveryWorker, type DeliveryWorker } from '../../src/modules/sending/delivery-worker.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import {
-  rawOf,
-  type SenderWorld,
-  senderWorld,
-  settled,
-  startMxDns,
-  startRecordingSmtp,
-  waitFor,
-} from './sending-helpers.js';
+import { rawOf, type SenderWorld, senderWorld, settled, startMxDns, startRecordingSmtp } from './sending-helpers.js';
+import { sleep, waitFor } from '../support/wait-for.js';
+import { inbox } from '../support/fixtures.js';
+import { expectOk } from '../support/api.js';
 
 /**
  * One SMTP transaction per recipient domain: the recipients of a message that share a domain (and
@@ -108,11 +103,11 @@ describe('one SMTP transaction per recipient domain', () => {
       token: world.mailboxToken,
       body: { from: world.mailboxAddress, to, subject, text: '分组投递' },
     });
-    expect(body.error).toBe(0);
-    return body.data.id as number;
+    expectOk(body);
+    return body.data.id;
   }
 
-  function byRcpt(item: { deliveries: Array<{ rcpt: string }> }): Record<string, any> {
+  function byRcpt<D extends { rcpt: string }>(item: { deliveries: D[] }): Record<string, D> {
     return Object.fromEntries(item.deliveries.map((delivery) => [delivery.rcpt, delivery]));
   }
 
@@ -169,14 +164,9 @@ describe('one SMTP transaction per recipient domain', () => {
     // The sender hears about the refused one only.
     const bounce = await waitFor(
       async () => {
-        const { body } = await sender.api('GET', 'user/getInbox?pageSize=100', { token: world.mailboxToken });
-        return body.data.list.find(
-          (entry: { subject: string }) => entry.subject === '退信：邮件未能送达（有收有拒）',
-        );
-      },
-      10_000,
-      'the bounce',
-    );
+        const { list } = await inbox(sender, world.mailboxToken);
+        return list.find((entry) => entry.subject === '退信：邮件未能送达（有收有拒）');
+      }, { timeoutMs: 10_000, what: 'the bounce' });
     const text = (await rawOf(sender, world.mailboxToken, `raw/${bounce.id}`)).toString('utf8');
     expect(text).toContain(
       'Final-Recipient: rfc822; refused@group.test\r\nAction: failed\r\nStatus: 5.1.1\r\n',
@@ -259,10 +249,11 @@ describe('one SMTP transaction per recipient domain', () => {
       for (const worker of workers) worker.start();
       const item = await settled(sender, world.mailboxToken, id);
       expect(item.status).toBe('delivered');
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // A window for a second delivery by the other process, which must not come.
+      await sleep(500);
       const delivered = groupMx.received.flatMap((message) => message.rcptTo).sort();
       expect(delivered).toEqual(five);
-      expect(item.deliveries.map((delivery: { attempts: number }) => delivery.attempts)).toEqual([
+      expect(item.deliveries.map((delivery) => delivery.attempts)).toEqual([
         1, 1, 1, 1, 1,
       ]);
       expect(problems).toEqual([]);

@@ -2,9 +2,10 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
 import { Resolver } from 'node:dns/promises';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './ports.js';
+import { waitFor } from './wait-for.js';
 
 /** Debian paths (CI installs bind9, bind9-dnsutils and dnsmasq). */
 export const DNSMASQ = '/usr/sbin/dnsmasq';
@@ -15,15 +16,7 @@ export const DIG = '/usr/bin/dig';
 /** A port free for both TCP and UDP on loopback (name servers listen on both). */
 export async function freeDnsPort(): Promise<number> {
   for (;;) {
-    const port = await new Promise<number>((resolve, reject) => {
-      const probe = createServer();
-      probe.on('error', reject);
-      probe.listen(0, '127.0.0.1', () => {
-        const address = probe.address();
-        const found = typeof address === 'object' && address ? address.port : 0;
-        probe.close(() => resolve(found));
-      });
-    });
+    const port = await freePort();
     const udpFree = await new Promise<boolean>((resolve) => {
       const socket = createSocket('udp4');
       socket.once('error', () => resolve(false));
@@ -33,29 +26,29 @@ export async function freeDnsPort(): Promise<number> {
   }
 }
 
+/** Resolves once the name server on `port` answers a query for `name` (any answer, even "no data"). */
 async function waitForAnswer(
   port: number,
   name: string,
   child: ChildProcess,
   output: () => string,
 ): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
+  const answers = async () => {
     if (child.exitCode !== null) throw new Error(`name server exited (${child.exitCode}):\n${output()}`);
     const resolver = new Resolver({ timeout: 300, tries: 1 });
     resolver.setServers([`127.0.0.1:${port}`]);
     try {
-      await resolver.resolveSoa(name).catch(async (error: NodeJS.ErrnoException) => {
-        // Any DNS answer (even "no data") means the server is up.
-        if (['ENODATA', 'ENOTFOUND'].includes(String(error.code))) return;
-        throw error;
-      });
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await resolver.resolveSoa(name);
+    } catch (error) {
+      if (!['ENODATA', 'ENOTFOUND'].includes(String((error as NodeJS.ErrnoException).code))) return false;
     }
-  }
-  throw new Error(`name server on ${port} did not answer:\n${output()}`);
+    return true;
+  };
+  await waitFor(answers, { timeoutMs: 20_000, intervalMs: 100, what: `the name server on ${port}` }).catch(
+    (error: Error) => {
+      throw new Error(`${error.message}:\n${output()}`);
+    },
+  );
 }
 
 function stopper(child: ChildProcess, cleanup: () => Promise<void>): () => Promise<void> {
@@ -82,6 +75,8 @@ export interface DnsmasqRecords {
   /** zones answered locally: names without data get NXDOMAIN / NODATA instead of REFUSED */
   local: string[];
   mx?: Array<{ name: string; host: string; preference: number }>;
+  /** address records (`--host-record`) */
+  a?: Array<{ name: string; ip: string }>;
   txt?: Array<{ name: string; value: string }>;
 }
 
@@ -100,6 +95,7 @@ export async function startDnsmasq(records: DnsmasqRecords, port?: number): Prom
     '--user=root',
     ...records.local.map((zone) => `--local=/${zone}/`),
     ...(records.mx ?? []).map((mx) => `--mx-host=${mx.name},${mx.host},${mx.preference}`),
+    ...(records.a ?? []).map((a) => `--host-record=${a.name},${a.ip}`),
     // A TXT value longer than 255 bytes travels as several character-strings (RFC 1035 3.3.14).
     ...(records.txt ?? []).map(
       (txt) => `--txt-record=${txt.name},${(txt.value.match(/.{1,255}/g) ?? ['']).join(',')}`,

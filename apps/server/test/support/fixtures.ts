@@ -1,4 +1,13 @@
+import type { DataOf } from './api.js';
 import type { TestServer } from './test-server.js';
+
+let accounts = 0;
+
+/** A username no other test of the run has taken: the label, a counter and a clock suffix. */
+export function uniqueUsername(label: string): string {
+  accounts++;
+  return `${label}${accounts}${Date.now().toString(36).slice(-4)}`;
+}
 
 /** Creates a system account with role `user` through the admin API and returns its login token. */
 export async function createUser(
@@ -48,5 +57,53 @@ export async function addDomain(
     await markDomainVerified(server, body.data.id);
     return { ...body.data, status: 'active' };
   }
+  return body.data;
+}
+
+/** A system user with a verified domain of its own, open for registration. */
+export interface MailWorld {
+  adminToken: string;
+  userToken: string;
+  userId: number;
+  username: string;
+  domainId: number;
+  domain: string;
+}
+
+/** A new system user (named after `label`) with its own domain `<username>.youju.test`. */
+export async function createUserWithDomain(server: TestServer, label: string): Promise<MailWorld> {
+  const username = uniqueUsername(label);
+  const user = await createUser(server, username);
+  const domain = `${username}.youju.test`;
+  const added = await addDomain(server, user.token, domain, { publicRegistration: true });
+  return {
+    adminToken: await server.adminToken(),
+    userToken: user.token,
+    userId: user.id,
+    username,
+    domainId: added.id,
+    domain,
+  };
+}
+
+/** A new address on the world's domain (a random local part unless given). */
+export async function createAddress(
+  server: TestServer,
+  world: MailWorld,
+  localPart?: string,
+): Promise<{ id: number; address: string }> {
+  const { body } = await server.api('POST', 'user/createEmail', {
+    token: world.userToken,
+    body: { domainId: world.domainId, ...(localPart ? { localPart } : {}) },
+  });
+  if (body.error !== 0) throw new Error(JSON.stringify(body));
+  return body.data;
+}
+
+/** getInbox's data; `query` starts with `&`. Delivery is synchronous, so no polling is needed. */
+export async function inbox(server: TestServer, token: string, query = ''): Promise<DataOf<'user/getInbox'>> {
+  const size = query.includes('pageSize=') ? '' : 'pageSize=100';
+  const { body } = await server.api('GET', `user/getInbox?${size}${query}`, { token });
+  if (body.error !== 0) throw new Error(JSON.stringify(body));
   return body.data;
 }

@@ -7,6 +7,7 @@ import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { startHttpsServer } from '../../src/https-server.js';
 import { startSmtpServer, startSmtpsServer } from '../../src/smtp/smtp-server.js';
+import { type ApiCaller, apiAt } from './api.js';
 
 /**
  * The database engine a test run uses: `YOUJU_TEST_ENGINE=postgres` with `TEST_DATABASE_URL` (an
@@ -26,12 +27,8 @@ export interface TestServer {
   /** the HTTPS listener's port when `HTTPS_PORT` was given in `env` (use '0') and a certificate exists */
   httpsPort: number | null;
   dataDir: string;
-  /** Calls the API over real HTTP and returns status and parsed body. */
-  api<T = any>(
-    method: string,
-    path: string,
-    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
-  ): Promise<{ status: number; body: T }>;
+  /** Calls the API over real HTTP ({@link callApi}); the body is typed by the path. */
+  api: ApiCaller;
   /** Logs in as the administrator created at start and returns the token. */
   adminToken(): Promise<string>;
   close(): Promise<void>;
@@ -97,24 +94,7 @@ export async function startTestServer(
   if (!address || typeof address === 'string') throw new Error('no address');
   const baseUrl = `http://127.0.0.1:${address.port}`;
 
-  const api: TestServer['api'] = async (method, path, opts = {}) => {
-    const headers: Record<string, string> = { ...opts.headers };
-    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    let body: string | undefined;
-    if (opts.body !== undefined) {
-      headers['content-type'] ??= 'application/json';
-      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
-    }
-    const response = await fetch(`${baseUrl}/api/${path.replace(/^\//, '')}`, { method, headers, body });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // leave as text
-    }
-    return { status: response.status, body: parsed as never };
-  };
+  const api = apiAt(baseUrl);
 
   let cachedAdminToken: string | null = null;
   return {
@@ -132,7 +112,7 @@ export async function startTestServer(
         body: { username: ADMIN_USER, password: ADMIN_PASSWORD },
       });
       if (body.error !== 0) throw new Error(`admin login failed: ${JSON.stringify(body)}`);
-      cachedAdminToken = body.data.token as string;
+      cachedAdminToken = body.data.token;
       return cachedAdminToken;
     },
     async close() {

@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { ApiKeyView } from '@youju/contract';
 import type { Kysely } from 'kysely';
+import {
+  findActiveApiKeyOfOwner,
+  findActiveApiKeyWithOwnerByHash,
+  insertApiKey,
+  recordApiKeyUse,
+  revokeApiKeysOfOwner,
+} from '../../db/repositories/api-key-repo.js';
+import type { Queryable } from '../../db/repositories/queryable.js';
 import type { Database } from '../../db/schema.js';
 import { toIso } from '../../lib/time.js';
 import { hashToken } from '../../lib/tokens.js';
@@ -25,19 +33,16 @@ function masked(hint: string): string {
  * old key in the same transaction: it fails from the next request on.
  */
 export function createApiKeyService(db: Kysely<Database>) {
-  async function create(trx: Kysely<Database>, ownerId: number, now: number): Promise<ApiKeyView> {
+  async function create(trx: Queryable, ownerId: number, now: number): Promise<ApiKeyView> {
     const key = newKey();
-    await trx
-      .insertInto('api_keys')
-      .values({
-        owner_id: ownerId,
-        key_hash: hashToken(key),
-        key_hint: key.slice(-HINT_LENGTH),
-        created_at: now,
-        last_used_at: null,
-        revoked_at: null,
-      })
-      .execute();
+    await insertApiKey(trx, {
+      owner_id: ownerId,
+      key_hash: hashToken(key),
+      key_hint: key.slice(-HINT_LENGTH),
+      created_at: now,
+      last_used_at: null,
+      revoked_at: null,
+    });
     return {
       key,
       masked: false,
@@ -51,13 +56,7 @@ export function createApiKeyService(db: Kysely<Database>) {
     /** The caller's key: created (and shown in full) when there is none, masked otherwise. */
     async get(ownerId: number): Promise<ApiKeyView> {
       return db.transaction().execute(async (trx) => {
-        const active = await trx
-          .selectFrom('api_keys')
-          .selectAll()
-          .where('owner_id', '=', ownerId)
-          .where('revoked_at', 'is', null)
-          .orderBy('id', 'desc')
-          .executeTakeFirst();
+        const active = await findActiveApiKeyOfOwner(trx, ownerId);
         if (!active) return create(trx, ownerId, Date.now());
         const maskedKey = masked(active.key_hint);
         return {
@@ -74,12 +73,7 @@ export function createApiKeyService(db: Kysely<Database>) {
     async refresh(ownerId: number): Promise<ApiKeyView> {
       return db.transaction().execute(async (trx) => {
         const now = Date.now();
-        await trx
-          .updateTable('api_keys')
-          .set({ revoked_at: now })
-          .where('owner_id', '=', ownerId)
-          .where('revoked_at', 'is', null)
-          .execute();
+        await revokeApiKeysOfOwner(trx, ownerId, now);
         return create(trx, ownerId, now);
       });
     },
@@ -87,24 +81,11 @@ export function createApiKeyService(db: Kysely<Database>) {
     /** The owner of a valid key, as a caller of the open API; null for anything else. */
     async authenticate(key: string): Promise<(AuthContext & { keyId: number }) | null> {
       if (!key.startsWith(PREFIX) || key.length > 100) return null;
-      const row = await db
-        .selectFrom('api_keys')
-        .innerJoin('system_accounts', 'system_accounts.id', 'api_keys.owner_id')
-        .select([
-          'api_keys.id',
-          'api_keys.last_used_at',
-          'system_accounts.id as account_id',
-          'system_accounts.username',
-          'system_accounts.role',
-          'system_accounts.enabled',
-        ])
-        .where('api_keys.key_hash', '=', hashToken(key))
-        .where('api_keys.revoked_at', 'is', null)
-        .executeTakeFirst();
+      const row = await findActiveApiKeyWithOwnerByHash(db, hashToken(key));
       if (row?.enabled !== 1) return null;
       const now = Date.now();
       if (row.last_used_at === null || now - row.last_used_at > TOUCH_INTERVAL) {
-        await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.id).execute();
+        await recordApiKeyUse(db, row.id, now);
       }
       return {
         keyId: row.id,

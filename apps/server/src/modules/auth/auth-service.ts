@@ -12,6 +12,21 @@ import type {
 } from '@youju/contract';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
+import { findDomainById } from '../../db/repositories/domain-repo.js';
+import { hasSucceededFrom } from '../../db/repositories/login-history-repo.js';
+import {
+  findAccountByAddress,
+  getMailboxById,
+  insertMailbox,
+  setMailboxPasswordHash,
+} from '../../db/repositories/mailbox-repo.js';
+import {
+  anyAdministratorExists,
+  findSystemAccountByUsername,
+  getSystemAccountById,
+  insertSystemAccount,
+  updateSystemAccount,
+} from '../../db/repositories/system-account-repo.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
@@ -76,15 +91,8 @@ export function createAuthService(deps: {
   }
   /** Whether this address has logged into the account before: the owner's usual network. */
   async function knownSource(kind: LoginAttempt['kind'], identifier: string, ip: string): Promise<boolean> {
-    const row = await db
-      .selectFrom('login_history')
-      .select('id')
-      .where('identifier', '=', identifier.slice(0, 254))
-      .where('ip', '=', ip.slice(0, 64))
-      .where('subject_kind', '=', kind)
-      .where('success', '=', 1)
-      .executeTakeFirst();
-    return row !== undefined;
+    // Cut as the history stores them (security-service's recordLogin).
+    return hasSucceededFrom(db, kind, identifier.slice(0, 254), ip.slice(0, 64));
   }
   const signUpLimit = createSignUpLimit(rateLimits, settings);
 
@@ -94,11 +102,7 @@ export function createAuthService(deps: {
     client: ClientInfo,
     current: SystemSettings,
   ): Promise<RegEmailData> {
-    const domain = await db
-      .selectFrom('domains')
-      .select(['id', 'name', 'owner_id', 'public_registration', 'status'])
-      .where('id', '=', input.domainId)
-      .executeTakeFirst();
+    const domain = await findDomainById(db, input.domainId);
     if (domain?.public_registration !== 1 || domain.status !== 'active') {
       throw ApiError.badRequest('该域名不开放注册，请选择其他域名');
     }
@@ -116,54 +120,39 @@ export function createAuthService(deps: {
         if (chosen) throw ApiError.conflict(taken);
         continue;
       }
-      const row = await db
-        .insertInto('mailboxes')
-        .values({
-          address,
-          local_part: localPart,
-          domain_id: domain.id,
-          owner_id: domain.owner_id,
-          kind: 'account',
-          password_hash: password,
-          enabled: 1,
-          quota_bytes: current.defaultQuotaBytes,
-          used_bytes: 0,
-          expires_at: expiresAt,
-          source: password === null ? 'temporary' : 'register',
-          note: '',
-          created_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const row = await insertMailbox(db, {
+        address,
+        local_part: localPart,
+        domain_id: domain.id,
+        owner_id: domain.owner_id,
+        kind: 'account',
+        password_hash: password,
+        enabled: 1,
+        quota_bytes: current.defaultQuotaBytes,
+        used_bytes: 0,
+        expires_at: expiresAt,
+        source: password === null ? 'temporary' : 'register',
+        note: '',
+        created_at: now,
+      });
       const token = await sessions.issue('mailbox', row.id, client, expiresAt);
       return { token, email: address, expiresAt: toIso(expiresAt) };
     }
     throw ApiError.conflict('生成随机邮箱失败，请重试');
   }
 
-  async function adminExists(): Promise<boolean> {
-    const row = await db
-      .selectFrom('system_accounts')
-      .select('id')
-      .where('role', '=', 'admin')
-      .executeTakeFirst();
-    return row !== undefined;
-  }
+  const adminExists = () => anyAdministratorExists(db);
 
   async function createAdmin(username: string, password: string): Promise<number> {
-    const row = await db
-      .insertInto('system_accounts')
-      .values({
-        username,
-        password_hash: await hashPassword(password),
-        role: 'admin',
-        enabled: 1,
-        max_domains: 0,
-        max_mailboxes: 0,
-        created_at: Date.now(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const row = await insertSystemAccount(db, {
+      username,
+      password_hash: await hashPassword(password),
+      role: 'admin',
+      enabled: 1,
+      max_domains: 0,
+      max_mailboxes: 0,
+      created_at: Date.now(),
+    });
     return row.id;
   }
 
@@ -207,11 +196,7 @@ export function createAuthService(deps: {
         { kind: 'system', subjectId: null, identifier: username, client },
         `system:${username}`,
       );
-      const account = await db
-        .selectFrom('system_accounts')
-        .selectAll()
-        .where('username', '=', username)
-        .executeTakeFirst();
+      const account = await findSystemAccountByUsername(db, username);
       const valid = await verifyPassword(input.password, account?.password_hash ?? null);
       const attempt = {
         kind: 'system' as const,
@@ -230,11 +215,7 @@ export function createAuthService(deps: {
       }
       await ticket.succeeded();
       await record({ ...attempt, success: true });
-      await db
-        .updateTable('system_accounts')
-        .set({ last_login_at: Date.now() })
-        .where('id', '=', account.id)
-        .execute();
+      await updateSystemAccount(db, account.id, { last_login_at: Date.now() });
       const token = await sessions.issue('system', account.id, client);
       return { token, role: account.role, username: account.username };
     },
@@ -245,12 +226,7 @@ export function createAuthService(deps: {
         { kind: 'mailbox', subjectId: null, identifier: address, client },
         `mailbox:${address}`,
       );
-      const mailbox = await db
-        .selectFrom('mailboxes')
-        .selectAll()
-        .where('address', '=', address)
-        .where('kind', '=', 'account')
-        .executeTakeFirst();
+      const mailbox = await findAccountByAddress(db, address);
       const valid = await verifyPassword(input.password, mailbox?.password_hash ?? null);
       const attempt = {
         kind: 'mailbox' as const,
@@ -303,11 +279,7 @@ export function createAuthService(deps: {
       const throttleKey = `change:${auth.role}:${auth.accountId ?? auth.mailboxId}`;
       const ticket = await throttle.admit(client.ip, throttleKey, async () => true);
       if (auth.role === 'mailbox') {
-        const mailbox = await db
-          .selectFrom('mailboxes')
-          .select(['id', 'password_hash'])
-          .where('id', '=', auth.mailboxId ?? -1)
-          .executeTakeFirstOrThrow();
+        const mailbox = await getMailboxById(db, auth.mailboxId ?? -1);
         if (mailbox.password_hash === null) {
           throw ApiError.badRequest('临时邮箱没有密码，无法修改密码');
         }
@@ -315,29 +287,17 @@ export function createAuthService(deps: {
           await ticket.failed();
           throw ApiError.badRequest('原密码不正确');
         }
-        await db
-          .updateTable('mailboxes')
-          .set({ password_hash: await hashPassword(input.newPassword) })
-          .where('id', '=', mailbox.id)
-          .execute();
+        await setMailboxPasswordHash(db, mailbox.id, await hashPassword(input.newPassword));
         await ticket.succeeded();
         await sessions.revokeAll('mailbox', mailbox.id);
         return { token: await sessions.issue('mailbox', mailbox.id, client) };
       }
-      const account = await db
-        .selectFrom('system_accounts')
-        .select(['id', 'password_hash'])
-        .where('id', '=', auth.accountId ?? -1)
-        .executeTakeFirstOrThrow();
+      const account = await getSystemAccountById(db, auth.accountId ?? -1);
       if (!(await verifyPassword(input.oldPassword, account.password_hash))) {
         await ticket.failed();
         throw ApiError.badRequest('原密码不正确');
       }
-      await db
-        .updateTable('system_accounts')
-        .set({ password_hash: await hashPassword(input.newPassword) })
-        .where('id', '=', account.id)
-        .execute();
+      await updateSystemAccount(db, account.id, { password_hash: await hashPassword(input.newPassword) });
       await ticket.succeeded();
       await sessions.revokeAll('system', account.id);
       return { token: await sessions.issue('system', account.id, client) };

@@ -11,9 +11,27 @@ import type {
   VerCardBody,
   VerCardData,
 } from '@youju/contract';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Engine } from '../../db/database.js';
-import type { CardRow, Database, DomainTable } from '../../db/schema.js';
+import {
+  type CardWithDomainRow,
+  countCards,
+  countCardsInScope,
+  deleteCards,
+  findCardByCodeHash,
+  findCardInScope,
+  insertCards,
+  listCardBatches,
+  listCards,
+  listCardsOfBatch,
+  markCardUsedIfUnused,
+  updateCardNoteOrStatus,
+} from '../../db/repositories/card-repo.js';
+import { findDomainById, type OwnerScope } from '../../db/repositories/domain-repo.js';
+import { findMailboxByAddress, setMailboxExpiryAndQuota } from '../../db/repositories/mailbox-repo.js';
+import type { Queryable } from '../../db/repositories/queryable.js';
+import { findSystemAccountById } from '../../db/repositories/system-account-repo.js';
+import type { CardRow, Database, DomainRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { toCsv } from '../../lib/csv.js';
 import { pageOf } from '../../lib/paging.js';
@@ -39,7 +57,7 @@ const WRONG_CODE = '卡密不正确，请检查后重新输入';
 const CARD_USED = '该卡密已被使用，每个卡密只能兑换一次';
 const CHINA_OFFSET_MINUTES = 480;
 
-type Domain = Selectable<DomainTable>;
+type Domain = DomainRow;
 
 const statusLabels: Record<CardRow['status'], string> = {
   unused: '未使用',
@@ -47,7 +65,7 @@ const statusLabels: Record<CardRow['status'], string> = {
   disabled: '已停用',
 };
 
-function cardView(row: CardRow & { domain_name?: string | null }): Card {
+function cardView(row: CardWithDomainRow): Card {
   return {
     id: row.id,
     code: row.code,
@@ -82,18 +100,13 @@ export function createCardService(deps: {
   const passwordGuesses = rateLimits('card-password-guesses', WRONG_WINDOW_MS);
   const signUpLimit = createSignUpLimit(rateLimits, settings);
 
-  function scoped(auth: AuthContext) {
-    let query = db
-      .selectFrom('cards')
-      .leftJoin('domains', 'domains.id', 'cards.domain_id')
-      .selectAll('cards')
-      .select('domains.name as domain_name');
-    if (auth.role !== 'admin') query = query.where('cards.owner_id', '=', auth.accountId ?? -1);
-    return query;
+  /** Administrators reach every card, users the cards they made. */
+  function scopeOf(auth: AuthContext): OwnerScope {
+    return auth.role === 'admin' ? { kind: 'all' } : { kind: 'owner', ownerId: auth.accountId ?? -1 };
   }
 
   async function owned(auth: AuthContext, id: number) {
-    const row = await scoped(auth).where('cards.id', '=', id).executeTakeFirst();
+    const row = await findCardInScope(db, scopeOf(auth), id);
     if (!row) throw ApiError.notFound('卡密不存在');
     return row;
   }
@@ -107,11 +120,7 @@ export function createCardService(deps: {
   /** The domain a card redeems on: its own, or (a card without one) an open domain in its scope. */
   async function redemptionDomain(card: CardRow, requested: number | undefined): Promise<Domain> {
     if (card.domain_id !== null) {
-      const domain = await db
-        .selectFrom('domains')
-        .selectAll()
-        .where('id', '=', card.domain_id)
-        .executeTakeFirst();
+      const domain = await findDomainById(db, card.domain_id);
       if (!domain) throw ApiError.notFound('该卡密对应的域名已不存在，请联系卖家');
       if (requested !== undefined && requested !== domain.id) {
         throw ApiError.badRequest(`该卡密只能兑换 ${displayDomainName(domain.name)} 的邮箱`);
@@ -119,12 +128,8 @@ export function createCardService(deps: {
       return domain;
     }
     if (requested === undefined) throw ApiError.badRequest('该卡密可用于任一开放域名，请选择域名');
-    const domain = await db.selectFrom('domains').selectAll().where('id', '=', requested).executeTakeFirst();
-    const creator = await db
-      .selectFrom('system_accounts')
-      .select('role')
-      .where('id', '=', card.owner_id)
-      .executeTakeFirst();
+    const domain = await findDomainById(db, requested);
+    const creator = await findSystemAccountById(db, card.owner_id);
     // An administrator's card opens any open domain; a user's only that user's own open domains.
     const inScope = domain && (creator?.role === 'admin' || domain.owner_id === card.owner_id);
     if (domain?.public_registration !== 1 || !inScope) {
@@ -136,36 +141,22 @@ export function createCardService(deps: {
   return {
     async list(auth: AuthContext, query: CardQuery): Promise<PageOf<Card>> {
       return pageOf(query, async (limit, offset) => {
-        let base = scoped(auth);
-        if (query.status) base = base.where('cards.status', '=', query.status);
-        if (query.batchId) base = base.where('cards.batch_id', '=', query.batchId);
+        const filter = {
+          scope: scopeOf(auth),
+          status: query.status || undefined,
+          batchId: query.batchId || undefined,
+        };
         const [rows, total] = await Promise.all([
-          base.orderBy('cards.id', 'desc').limit(limit).offset(offset).execute(),
-          base
-            .clearSelect()
-            .select((eb) => eb.fn.countAll<number>().as('count'))
-            .executeTakeFirstOrThrow(),
+          listCards(db, filter, { limit, offset }),
+          countCards(db, filter),
         ]);
-        return { rows: rows.map(cardView), total: Number(total.count) };
+        return { rows: rows.map(cardView), total };
       });
     },
 
     /** The caller's generation batches, newest first, for export. */
     async batches(auth: AuthContext): Promise<CardBatch[]> {
-      let query = db
-        .selectFrom('cards')
-        .select((eb) => [
-          'batch_id',
-          eb.fn.countAll<number>().as('count'),
-          eb.fn.sum<number>(eb.case().when('status', '=', 'unused').then(1).else(0).end()).as('unused'),
-          eb.fn.max('note').as('note'),
-          eb.fn.min('created_at').as('created_at'),
-        ])
-        .groupBy('batch_id')
-        .orderBy('created_at', 'desc')
-        .limit(200);
-      if (auth.role !== 'admin') query = query.where('owner_id', '=', auth.accountId ?? -1);
-      const rows = await query.execute();
+      const rows = await listCardBatches(db, scopeOf(auth), 200);
       return rows.map((row) => ({
         batchId: row.batch_id,
         count: Number(row.count),
@@ -184,23 +175,21 @@ export function createCardService(deps: {
       const codes = Array.from({ length: input.count }, () => newCardCode());
       await db.transaction().execute(async (trx) => {
         for (let start = 0; start < codes.length; start += 200) {
-          await trx
-            .insertInto('cards')
-            .values(
-              codes.slice(start, start + 200).map((code) => ({
-                code,
-                code_hash: cardCodeHash(normalizeCardCode(code) ?? code),
-                batch_id: batchId,
-                owner_id: ownerId,
-                domain_id: input.domainId ?? null,
-                valid_days: input.validDays,
-                quota_bytes: input.quotaBytes ?? 0,
-                status: 'unused' as const,
-                note: input.note ?? '',
-                created_at: now,
-              })),
-            )
-            .execute();
+          await insertCards(
+            trx,
+            codes.slice(start, start + 200).map((code) => ({
+              code,
+              code_hash: cardCodeHash(normalizeCardCode(code) ?? code),
+              batch_id: batchId,
+              owner_id: ownerId,
+              domain_id: input.domainId ?? null,
+              valid_days: input.validDays,
+              quota_bytes: input.quotaBytes ?? 0,
+              status: 'unused' as const,
+              note: input.note ?? '',
+              created_at: now,
+            })),
+          );
         }
       });
       return { codes, batchId };
@@ -216,11 +205,8 @@ export function createCardService(deps: {
         changes.status = input.status;
       }
       if (Object.keys(changes).length > 0) {
-        let update = db.updateTable('cards').set(changes).where('id', '=', card.id);
-        // Only while still unused: a redemption that just won keeps its card "used".
-        if (changes.status) update = update.where('status', '!=', 'used');
-        const result = await update.executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 0)
+        // A status changes only while the card is not used: a redemption that just won keeps it "used".
+        if (!(await updateCardNoteOrStatus(db, card.id, changes)))
           throw ApiError.conflict('该卡密刚刚被使用，不能再停用或启用');
       }
       return cardView(await owned(auth, input.id));
@@ -229,16 +215,9 @@ export function createCardService(deps: {
     async remove(auth: AuthContext, ids: number[]): Promise<{ deleted: number }> {
       const unique = [...new Set(ids)];
       return db.transaction().execute(async (trx) => {
-        let check = trx
-          .selectFrom('cards')
-          .select((eb) => eb.fn.countAll<number>().as('count'))
-          .where('id', 'in', unique);
-        if (auth.role !== 'admin') check = check.where('owner_id', '=', auth.accountId ?? -1);
-        const { count } = await check.executeTakeFirstOrThrow();
-        if (Number(count) !== unique.length)
+        if ((await countCardsInScope(trx, scopeOf(auth), unique)) !== unique.length)
           throw ApiError.notFound('所选卡密中有不存在或无权操作的，未做任何删除');
-        const result = await trx.deleteFrom('cards').where('id', 'in', unique).executeTakeFirst();
-        return { deleted: Number(result.numDeletedRows) };
+        return { deleted: await deleteCards(trx, unique) };
       });
     },
 
@@ -247,10 +226,7 @@ export function createCardService(deps: {
       auth: AuthContext,
       query: ExportCardQuery,
     ): Promise<{ body: string; type: string; extension: string }> {
-      const rows = await scoped(auth)
-        .where('cards.batch_id', '=', query.batchId)
-        .orderBy('cards.id')
-        .execute();
+      const rows = await listCardsOfBatch(db, scopeOf(auth), query.batchId);
       if (rows.length === 0) throw ApiError.notFound('该批次不存在或没有卡密');
       if (query.format === 'txt') {
         return {
@@ -296,11 +272,7 @@ export function createCardService(deps: {
     }
     const normalized = normalizeCardCode(input.code);
     if (!normalized) throw await refuseWrong(client.ip, WRONG_CODE);
-    const card = await db
-      .selectFrom('cards')
-      .selectAll()
-      .where('code_hash', '=', cardCodeHash(normalized))
-      .executeTakeFirst();
+    const card = await findCardByCodeHash(db, cardCodeHash(normalized));
     if (!card || !sameCardCode(card.code, normalized)) throw await refuseWrong(client.ip, WRONG_CODE);
     if (card.status === 'disabled') throw ApiError.forbidden('该卡密已被停用，请联系卖家');
     if (card.status === 'used') throw ApiError.conflict(CARD_USED);
@@ -314,21 +286,10 @@ export function createCardService(deps: {
     const validFor = card.valid_days * DAY;
 
     /** Marks the card used, in `trx`; false when another request got there first. */
-    const claim = async (trx: Kysely<Database>) => {
-      const result = await trx
-        .updateTable('cards')
-        .set({ status: 'used', used_by: address, used_at: Date.now() })
-        .where('id', '=', card.id)
-        .where('status', '=', 'unused')
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    };
+    const claim = (trx: Queryable) =>
+      markCardUsedIfUnused(trx, card.id, { usedBy: address, usedAt: Date.now() });
 
-    const existing = await db
-      .selectFrom('mailboxes')
-      .selectAll()
-      .where('address', '=', address)
-      .executeTakeFirst();
+    const existing = await findMailboxByAddress(db, address);
     if (existing) {
       if (existing.kind !== 'account' || existing.password_hash === null) {
         throw ApiError.conflict(`邮箱 ${address} 已被占用，请换一个前缀`);
@@ -354,11 +315,10 @@ export function createCardService(deps: {
       const expiresAt = Math.max(existing.expires_at, now) + validFor;
       await db.transaction().execute(async (trx) => {
         if (!(await claim(trx))) throw ApiError.conflict(CARD_USED);
-        await trx
-          .updateTable('mailboxes')
-          .set({ expires_at: expiresAt, quota_bytes: Math.max(existing.quota_bytes, card.quota_bytes) })
-          .where('id', '=', existing.id)
-          .execute();
+        await setMailboxExpiryAndQuota(trx, existing.id, {
+          expires_at: expiresAt,
+          quota_bytes: Math.max(existing.quota_bytes, card.quota_bytes),
+        });
       });
       return { address, expiresAt: toIso(expiresAt), extended: true };
     }

@@ -1,9 +1,19 @@
 import type { DkimAlgorithm, DkimData, DkimKey } from '@youju/contract';
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, DomainDkimKeyRow } from '../../db/schema.js';
+import type { Kysely } from 'kysely';
+import {
+  deleteRetiredDkimKeys,
+  hasDkimKeyOfAlgorithm,
+  insertDkimKey,
+  listActiveDkimKeysOfDomain,
+  listDkimKeysOfDomain,
+  listDkimSelectorsOfDomain,
+  retireDkimKeys,
+} from '../../db/repositories/dkim-key-repo.js';
+import { findDomainIdentityByName, setDomainDkimSelector } from '../../db/repositories/domain-repo.js';
+import type { Queryable } from '../../db/repositories/queryable.js';
+import type { Database, DomainDkimKeyRow, DomainRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { toIso } from '../../lib/time.js';
-import type { DomainService } from '../domains/domain-service.js';
 import type { AuthContext } from '../sessions/session-service.js';
 import { dkimRecord, type GeneratedDkimKey, generateDkimKey, nextSelector } from './dkim-keys.js';
 
@@ -16,7 +26,14 @@ export interface SigningKey {
   privateKey: string;
 }
 
-type Executor = Kysely<Database> | Transaction<Database>;
+/**
+ * The domains module's ownership check, handed in by services.ts (the domains module gives every
+ * new domain its key through `storeDkimKey`, so this module does not import it back).
+ */
+export interface OwnedDomains {
+  /** The domain if the caller may manage it; otherwise 404. */
+  owned(auth: AuthContext, id: number): Promise<Pick<DomainRow, 'id' | 'name'>>;
+}
 
 function keyView(domain: string, row: DomainDkimKeyRow): DkimKey {
   return {
@@ -30,45 +47,20 @@ function keyView(domain: string, row: DomainDkimKeyRow): DkimKey {
 }
 
 /** Stores `key` as the active key of its algorithm; earlier keys of that algorithm retire. */
-export async function storeDkimKey(
-  executor: Executor,
-  domainId: number,
-  key: GeneratedDkimKey,
-): Promise<string> {
-  const taken = (
-    await executor
-      .selectFrom('domain_dkim_keys')
-      .select('selector')
-      .where('domain_id', '=', domainId)
-      .execute()
-  ).map((row) => row.selector);
-  const selector = nextSelector(key.algorithm, taken);
-  await executor
-    .updateTable('domain_dkim_keys')
-    .set({ active: 0 })
-    .where('domain_id', '=', domainId)
-    .where('algorithm', '=', key.algorithm)
-    .execute();
-  await executor
-    .insertInto('domain_dkim_keys')
-    .values({
-      domain_id: domainId,
-      selector,
-      algorithm: key.algorithm,
-      private_key: key.privateKey,
-      public_key: key.publicKey,
-      active: 1,
-      created_at: Date.now(),
-    })
-    .execute();
-  if (key.algorithm === 'rsa') {
-    // domains.dkim_selector (getDomains' dkimSelector) names the signing key.
-    await executor
-      .updateTable('domains')
-      .set({ dkim_selector: selector })
-      .where('id', '=', domainId)
-      .execute();
-  }
+export async function storeDkimKey(db: Queryable, domainId: number, key: GeneratedDkimKey): Promise<string> {
+  const selector = nextSelector(key.algorithm, await listDkimSelectorsOfDomain(db, domainId));
+  await retireDkimKeys(db, domainId, key.algorithm);
+  await insertDkimKey(db, {
+    domain_id: domainId,
+    selector,
+    algorithm: key.algorithm,
+    private_key: key.privateKey,
+    public_key: key.publicKey,
+    active: 1,
+    created_at: Date.now(),
+  });
+  // domains.dkim_selector (getDomains' dkimSelector) names the signing key.
+  if (key.algorithm === 'rsa') await setDomainDkimSelector(db, domainId, selector);
   return selector;
 }
 
@@ -78,40 +70,18 @@ export async function storeDkimKey(
  * already sent must still verify while it is in transit or in a mailbox being checked) until the
  * owner removes it.
  */
-export function createDkimService(db: Kysely<Database>, domains: DomainService) {
-  async function keysOf(executor: Executor, domainId: number): Promise<DomainDkimKeyRow[]> {
-    return executor
-      .selectFrom('domain_dkim_keys')
-      .selectAll()
-      .where('domain_id', '=', domainId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
-  }
-
+export function createDkimService(db: Kysely<Database>, domains: OwnedDomains) {
   /** Domains added before keys were kept here get one on first use. */
   async function ensureKey(domainId: number): Promise<void> {
-    const existing = await db
-      .selectFrom('domain_dkim_keys')
-      .select('id')
-      .where('domain_id', '=', domainId)
-      .where('algorithm', '=', 'rsa')
-      .executeTakeFirst();
-    if (existing) return;
+    if (await hasDkimKeyOfAlgorithm(db, domainId, 'rsa')) return;
     const key = await generateDkimKey('rsa');
     await db.transaction().execute(async (trx) => {
-      const again = await trx
-        .selectFrom('domain_dkim_keys')
-        .select('id')
-        .where('domain_id', '=', domainId)
-        .where('algorithm', '=', 'rsa')
-        .executeTakeFirst();
-      if (!again) await storeDkimKey(trx, domainId, key);
+      if (!(await hasDkimKeyOfAlgorithm(trx, domainId, 'rsa'))) await storeDkimKey(trx, domainId, key);
     });
   }
 
   async function dkimData(domainId: number, domainName: string): Promise<DkimData> {
-    const rows = await keysOf(db, domainId);
+    const rows = await listDkimKeysOfDomain(db, domainId);
     const keys = rows.map((row) => keyView(domainName, row));
     const signing = keys.find((key) => key.active && key.algorithm === 'rsa') ?? keys[0];
     if (!signing) throw ApiError.notFound('该域名还没有 DKIM 密钥');
@@ -142,25 +112,20 @@ export function createDkimService(db: Kysely<Database>, domains: DomainService) 
     async removeRetired(auth: AuthContext, domainId: number, selector?: string): Promise<DkimData> {
       const domain = await domains.owned(auth, domainId);
       if (selector !== undefined) {
-        const row = (await keysOf(db, domain.id)).find((key) => key.selector === selector);
+        const row = (await listDkimKeysOfDomain(db, domain.id)).find((key) => key.selector === selector);
         if (!row) throw ApiError.notFound(`选择器 ${selector} 不存在`);
         if (row.active === 1) {
           throw ApiError.conflict(`选择器 ${selector} 是正在使用的签名密钥，不能删除；请先轮换到新密钥`);
         }
       }
-      let query = db
-        .deleteFrom('domain_dkim_keys')
-        .where('domain_id', '=', domain.id)
-        .where('active', '=', 0);
-      if (selector !== undefined) query = query.where('selector', '=', selector);
-      await query.execute();
+      await deleteRetiredDkimKeys(db, domain.id, selector);
       return dkimData(domain.id, domain.name);
     },
 
     /** Published keys of a domain (for checkDNS and setDNS), signing key first. */
     async published(domainId: number, domainName: string): Promise<DkimKey[]> {
       await ensureKey(domainId);
-      const keys = (await keysOf(db, domainId)).map((row) => keyView(domainName, row));
+      const keys = (await listDkimKeysOfDomain(db, domainId)).map((row) => keyView(domainName, row));
       return keys.sort((a, b) => Number(b.active) - Number(a.active));
     },
 
@@ -170,20 +135,10 @@ export function createDkimService(db: Kysely<Database>, domains: DomainService) 
      * beside it); empty when the domain is not ours.
      */
     async signingKeysFor(domainName: string): Promise<SigningKey[]> {
-      const domain = await db
-        .selectFrom('domains')
-        .select(['id', 'name'])
-        .where('name', '=', domainName.trim().toLowerCase().replace(/\.$/, ''))
-        .executeTakeFirst();
+      const domain = await findDomainIdentityByName(db, domainName.trim().toLowerCase().replace(/\.$/, ''));
       if (!domain) return [];
       await ensureKey(domain.id);
-      const rows = await db
-        .selectFrom('domain_dkim_keys')
-        .selectAll()
-        .where('domain_id', '=', domain.id)
-        .where('active', '=', 1)
-        .orderBy('algorithm', 'desc')
-        .execute();
+      const rows = await listActiveDkimKeysOfDomain(db, domain.id);
       return rows.map((row) => ({
         domain: domain.name,
         selector: row.selector,

@@ -9,6 +9,13 @@ import { ErrorCode, TsigAlgorithms } from '@youju/contract';
 import ipaddr from 'ipaddr.js';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
+import {
+  deleteDnsProviderOfDomain,
+  findDnsProviderOfDomain,
+  insertDnsProvider,
+  updateDnsProviderOfDomain,
+} from '../../db/repositories/dns-provider-repo.js';
+import { recordDomainDnsStatus } from '../../db/repositories/domain-repo.js';
 import type { Database, DomainDnsProviderRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { toIso } from '../../lib/time.js';
@@ -162,13 +169,7 @@ export function createDnsService(deps: {
 }) {
   const { db, config, domains, dkim } = deps;
 
-  async function providerRow(domainId: number): Promise<DomainDnsProviderRow | undefined> {
-    return db
-      .selectFrom('domain_dns_providers')
-      .selectAll()
-      .where('domain_id', '=', domainId)
-      .executeTakeFirst();
-  }
+  const providerRow = (domainId: number) => findDnsProviderOfDomain(db, domainId);
 
   return {
     /** checkDNS: looks every expected record up and stores the overall status on the domain. */
@@ -204,11 +205,7 @@ export function createDnsService(deps: {
         }
         const dnsStatus = overallStatus(records);
         const checkedAt = Date.now();
-        await db
-          .updateTable('domains')
-          .set({ dns_status: dnsStatus, dns_checked_at: checkedAt })
-          .where('id', '=', domain.id)
-          .execute();
+        await recordDomainDnsStatus(db, domain.id, dnsStatus, checkedAt);
         return { records, dnsStatus, checkedAt: toIso(checkedAt) };
       } finally {
         lookup.cancel();
@@ -225,7 +222,7 @@ export function createDnsService(deps: {
     async setProvider(auth: AuthContext, input: SetDnsProviderBody): Promise<DnsProvider | null> {
       const domain = await domains.owned(auth, input.id);
       if (input.enabled === false) {
-        await db.deleteFrom('domain_dns_providers').where('domain_id', '=', domain.id).execute();
+        await deleteDnsProviderOfDomain(db, domain.id);
         return null;
       }
       const existing = await providerRow(domain.id);
@@ -272,14 +269,8 @@ export function createDnsService(deps: {
         secret,
         updated_at: Date.now(),
       };
-      if (existing) {
-        await db.updateTable('domain_dns_providers').set(values).where('domain_id', '=', domain.id).execute();
-      } else {
-        await db
-          .insertInto('domain_dns_providers')
-          .values({ domain_id: domain.id, ...values })
-          .execute();
-      }
+      if (existing) await updateDnsProviderOfDomain(db, domain.id, values);
+      else await insertDnsProvider(db, { domain_id: domain.id, ...values });
       const row = await providerRow(domain.id);
       return row ? providerView(row) : null;
     },

@@ -1,15 +1,33 @@
 import { randomBytes } from 'node:crypto';
 import type { AddDomainBody, Domain, EditDomainBody } from '@youju/contract';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { getPublicSuffix } from 'tldts';
 import type { Engine } from '../../db/database.js';
-import type { Database, DomainRow } from '../../db/schema.js';
+import { lockForTransaction } from '../../db/locks.js';
+import {
+  activatePendingDomain,
+  countDomainsOfOwner,
+  deleteDomain,
+  deleteLapsedClaims,
+  domainNameExists,
+  findDomainById,
+  findOverlappingDomainOfOthers,
+  insertDomain,
+  listDomains,
+  listDomainsForSale,
+  listDomainsOpenForRegistration,
+  updateDomainOffer,
+} from '../../db/repositories/domain-repo.js';
+import { countMailboxesOnDomain, deleteMailboxesOnDomain } from '../../db/repositories/mailbox-repo.js';
+import { revokeAllSessionsOfMailboxesOnDomain } from '../../db/repositories/session-repo.js';
+import { getSystemAccountById } from '../../db/repositories/system-account-repo.js';
+import type { Database, DomainRow, DomainUpdate } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { RateLimits } from '../../lib/rate-limiter.js';
 import { toIso } from '../../lib/time.js';
 import { generateDkimKey } from '../dkim/dkim-keys.js';
 import { storeDkimKey } from '../dkim/dkim-service.js';
-import { remainingStock } from '../email-accounts/mailbox-store.js';
+import { managedScope, mayManage } from '../sessions/ownership.js';
 import type { AuthContext } from '../sessions/session-service.js';
 import { displayDomainName, normalizeDomainName } from './domain-name.js';
 
@@ -50,6 +68,8 @@ export interface DomainServiceOptions {
   txtLookup: TxtLookup;
   /** verifyDomain makes the server send DNS queries: bounded per account */
   rateLimits: RateLimits;
+  /** Mailboxes an owner can still sell, null = unlimited (the email-accounts module's mailbox limit). */
+  remainingStock(ownerId: number): Promise<number | null>;
 }
 
 /** verifyDomain calls per account per hour. */
@@ -80,9 +100,9 @@ export function createDomainService(db: Kysely<Database>, options: DomainService
   const verifications = options.rateLimits('domain-verifications', 3_600_000);
   /** Loads a domain the caller may manage: its owner, or any administrator. */
   async function owned(auth: AuthContext, id: number): Promise<DomainRow> {
-    const row = await db.selectFrom('domains').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await findDomainById(db, id);
     // Another user's domain answers exactly like a missing one, so ids reveal nothing.
-    if (!row || (auth.role !== 'admin' && row.owner_id !== auth.accountId)) {
+    if (!row || !mayManage(auth, row.owner_id)) {
       throw ApiError.notFound('域名不存在');
     }
     return row;
@@ -92,9 +112,7 @@ export function createDomainService(db: Kysely<Database>, options: DomainService
     owned,
 
     async list(auth: AuthContext): Promise<Domain[]> {
-      let query = db.selectFrom('domains').selectAll().orderBy('id');
-      if (auth.role !== 'admin') query = query.where('owner_id', '=', auth.accountId ?? -1);
-      return (await query.execute()).map(domainView);
+      return (await listDomains(db, managedScope(auth))).map(domainView);
     },
 
     /**
@@ -122,71 +140,39 @@ export function createDomainService(db: Kysely<Database>, options: DomainService
         // The overlap check and the insert are one step: two accounts adding `a.example` and
         // `b.a.example` at once must not both succeed. SQLite runs one transaction at a time on its
         // one connection; PostgreSQL serialises additions with a transaction-scoped advisory lock.
-        if (options.engine === 'postgres') {
-          await sql`select pg_advisory_xact_lock(hashtext('youju:add-domain'))`.execute(trx);
-        }
+        await lockForTransaction(trx, options.engine, 'youju:add-domain');
         const labels = name.split('.');
         const above = labels.slice(1).map((_, index) => labels.slice(index + 1).join('.'));
         // A claim another account never proved lapses after PENDING_CLAIM_MS, so a squatter who
         // adds someone's domain cannot keep its real owner out for ever. (Nothing hangs on a pending
         // domain: it has no mailboxes, and its DKIM keys and DNS settings go with it.)
-        await trx
-          .deleteFrom('domains')
-          .where('status', '=', 'pending')
-          .where('owner_id', '<>', ownerId)
-          .where('created_at', '<', Date.now() - PENDING_CLAIM_MS)
-          .where((eb) =>
-            eb.or([eb('name', '=', name), eb('name', 'in', above), eb('name', 'like', `%.${name}`)]),
-          )
-          .execute();
-        const existing = await trx
-          .selectFrom('domains')
-          .select('id')
-          .where('name', '=', name)
-          .executeTakeFirst();
-        if (existing) throw ApiError.conflict(`域名 ${name} 已被添加，不能重复添加`);
+        await deleteLapsedClaims(trx, { name, above, ownerId, claimedBefore: Date.now() - PENDING_CLAIM_MS });
+        if (await domainNameExists(trx, name)) throw ApiError.conflict(`域名 ${name} 已被添加，不能重复添加`);
         if (!isAdmin) {
-          const overlapping = await trx
-            .selectFrom('domains')
-            .select('name')
-            .where('owner_id', '<>', ownerId)
-            .where((eb) => eb.or([eb('name', 'in', above), eb('name', 'like', `%.${name}`)]))
-            .executeTakeFirst();
+          const overlapping = await findOverlappingDomainOfOthers(trx, { name, above, ownerId });
           if (overlapping) {
             throw ApiError.conflict(
-              `${name} 与其他账号的域名 ${overlapping.name} 重叠（上级或下级域名），不能添加；如确属于你，请联系管理员`,
+              `${name} 与其他账号的域名 ${overlapping} 重叠（上级或下级域名），不能添加；如确属于你，请联系管理员`,
             );
           }
         }
-        const account = await trx
-          .selectFrom('system_accounts')
-          .select('max_domains')
-          .where('id', '=', ownerId)
-          .executeTakeFirstOrThrow();
+        const account = await getSystemAccountById(trx, ownerId);
         if (account.max_domains > 0) {
-          const { count } = await trx
-            .selectFrom('domains')
-            .select((eb) => eb.fn.countAll<number>().as('count'))
-            .where('owner_id', '=', ownerId)
-            .executeTakeFirstOrThrow();
-          if (Number(count) >= account.max_domains) {
+          const count = await countDomainsOfOwner(trx, ownerId);
+          if (count >= account.max_domains) {
             throw ApiError.forbidden(`已达到域名数量上限（${account.max_domains} 个），请联系管理员调整`);
           }
         }
-        const row = await trx
-          .insertInto('domains')
-          .values({
-            name,
-            owner_id: ownerId,
-            public_registration: input.publicRegistration ? 1 : 0,
-            for_sale: input.forSale ? 1 : 0,
-            price: input.price ?? 0,
-            created_at: Date.now(),
-            status: isAdmin ? 'active' : 'pending',
-            verification_token: isAdmin ? null : randomBytes(16).toString('hex'),
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        const row = await insertDomain(trx, {
+          name,
+          owner_id: ownerId,
+          public_registration: input.publicRegistration ? 1 : 0,
+          for_sale: input.forSale ? 1 : 0,
+          price: input.price ?? 0,
+          created_at: Date.now(),
+          status: isAdmin ? 'active' : 'pending',
+          verification_token: isAdmin ? null : randomBytes(16).toString('hex'),
+        });
         row.dkim_selector = await storeDkimKey(trx, row.id, dkimKey);
         return domainView(row);
       });
@@ -219,24 +205,19 @@ export function createDomainService(db: Kysely<Database>, options: DomainService
           `${found}，应为“${record.value}”。请在域名的 DNS 中添加这条记录，生效后（通常几分钟）再点击验证`,
         );
       }
-      await db
-        .updateTable('domains')
-        .set({ status: 'active', verification_token: null })
-        .where('id', '=', id)
-        .where('status', '=', 'pending')
-        .execute();
+      await activatePendingDomain(db, id);
       return domainView(await owned(auth, id));
     },
 
     async edit(auth: AuthContext, input: EditDomainBody): Promise<Domain> {
       await owned(auth, input.id);
-      const changes: Record<string, number> = {};
+      const changes: Pick<DomainUpdate, 'public_registration' | 'for_sale' | 'price'> = {};
       if (input.publicRegistration !== undefined)
         changes.public_registration = input.publicRegistration ? 1 : 0;
       if (input.forSale !== undefined) changes.for_sale = input.forSale ? 1 : 0;
       if (input.price !== undefined) changes.price = input.price;
       if (Object.keys(changes).length > 0) {
-        await db.updateTable('domains').set(changes).where('id', '=', input.id).execute();
+        await updateDomainOffer(db, input.id, changes);
       }
       return domainView(await owned(auth, input.id));
     },
@@ -248,51 +229,29 @@ export function createDomainService(db: Kysely<Database>, options: DomainService
     async remove(auth: AuthContext, id: number, force: boolean): Promise<void> {
       const domain = await owned(auth, id);
       await db.transaction().execute(async (trx) => {
-        const { count } = await trx
-          .selectFrom('mailboxes')
-          .select((eb) => eb.fn.countAll<number>().as('count'))
-          .where('domain_id', '=', id)
-          .executeTakeFirstOrThrow();
-        if (Number(count) > 0 && !force) {
+        const count = await countMailboxesOnDomain(trx, id);
+        if (count > 0 && !force) {
           throw ApiError.conflict(
             `域名 ${domain.name} 下还有 ${count} 个邮箱，删除域名会同时删除这些邮箱及其全部邮件。确认无误请勾选“强制删除”后重试`,
           );
         }
-        const mailboxIds = trx.selectFrom('mailboxes').select('id').where('domain_id', '=', id);
-        await trx
-          .updateTable('sessions')
-          .set({ revoked_at: Date.now() })
-          .where('subject_kind', '=', 'mailbox')
-          .where('subject_id', 'in', mailboxIds)
-          .execute();
-        await trx.deleteFrom('mailboxes').where('domain_id', '=', id).execute();
-        await trx.deleteFrom('domains').where('id', '=', id).execute();
+        await revokeAllSessionsOfMailboxesOnDomain(trx, id, Date.now());
+        await deleteMailboxesOnDomain(trx, id);
+        await deleteDomain(trx, id);
       });
     },
 
     /** Domains open for free registration (getArrDomains). */
     async openForRegistration(): Promise<{ id: number; name: string }[]> {
-      return db
-        .selectFrom('domains')
-        .select(['id', 'name'])
-        .where('public_registration', '=', 1)
-        .where('status', '=', 'active')
-        .orderBy('name')
-        .execute();
+      return listDomainsOpenForRegistration(db);
     },
 
     /** Domains whose mailboxes are for sale (getAdminDomains), with what their owner can still sell. */
     async forSale(): Promise<{ id: number; name: string; price: number; stock: number | null }[]> {
-      const rows = await db
-        .selectFrom('domains')
-        .select(['id', 'name', 'price', 'owner_id'])
-        .where('for_sale', '=', 1)
-        .where('status', '=', 'active')
-        .orderBy('name')
-        .execute();
+      const rows = await listDomainsForSale(db);
       const stocks = new Map<number, number | null>();
       for (const ownerId of new Set(rows.map((row) => row.owner_id))) {
-        stocks.set(ownerId, await remainingStock(db, ownerId));
+        stocks.set(ownerId, await options.remainingStock(ownerId));
       }
       return rows.map(({ owner_id, ...row }) => ({ ...row, stock: stocks.get(owner_id) ?? null }));
     },

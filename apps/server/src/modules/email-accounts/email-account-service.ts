@@ -10,8 +10,23 @@ import type {
   ImportRowResult,
   PageQuery,
 } from '@youju/contract';
-import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Engine } from '../../db/database.js';
+import { findDomainByName } from '../../db/repositories/domain-repo.js';
+import {
+  countAccounts,
+  countAccountsInScope,
+  findAccountInScope,
+  listAccountsPage,
+  listAllAccounts,
+  updateAccounts,
+  updateMailbox,
+} from '../../db/repositories/mailbox-repo.js';
+import type { Queryable } from '../../db/repositories/queryable.js';
+import {
+  revokeOpenSessionsOfMailboxes,
+  revokeOpenSessionsOfSubject,
+} from '../../db/repositories/session-repo.js';
 import type { Database, DomainRow, MailboxRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { parseCsv, toCsv } from '../../lib/csv.js';
@@ -20,6 +35,7 @@ import { hashPassword } from '../../lib/passwords.js';
 import { DAY, parseTimeInput } from '../../lib/time.js';
 import type { DomainService } from '../domains/domain-service.js';
 import { refusePendingDomain } from '../domains/reserved-local-parts.js';
+import { managedScope, mayManage } from '../sessions/ownership.js';
 import type { AuthContext } from '../sessions/session-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import { formatCsvTime, formatMegabytes, parseCsvTime, parseMegabytes } from './csv-values.js';
@@ -31,13 +47,6 @@ const SOME_NOT_FOUND = '所选邮箱中有不存在或无权操作的账号，�
 export const MAX_IMPORT_ROWS = 1000;
 const LOCAL_PART = /^[a-z0-9](?:[a-z0-9._+-]{0,62}[a-z0-9])?$/;
 const CHINA_OFFSET_MINUTES = 480;
-
-type AccountQuery = SelectQueryBuilder<Database, 'mailboxes', object>;
-
-/** `%`, `_` and `\` typed by a person are literal characters, not LIKE patterns. */
-function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 function timeOrNull(value: string | number | null | undefined, field: string): number | null | undefined {
   if (value === undefined) return undefined;
@@ -55,67 +64,30 @@ export function createEmailAccountService(deps: {
 }) {
   const { db, engine, domains, settings } = deps;
 
-  /** The caller's mailbox accounts: a user sees those on its domains, an administrator all. */
-  function scoped(auth: AuthContext): AccountQuery {
-    let query = db.selectFrom('mailboxes').where('kind', '=', 'account');
-    if (auth.role !== 'admin') query = query.where('owner_id', '=', auth.accountId ?? -1);
-    return query;
-  }
-
-  function filtered(auth: AuthContext, filter: EmailAccountFilter & { content?: string }): AccountQuery {
-    let query = scoped(auth);
-    const now = Date.now();
-    if (filter.enabled !== undefined) query = query.where('enabled', '=', filter.enabled ? 1 : 0);
-    if (filter.domainId !== undefined) query = query.where('domain_id', '=', filter.domainId);
-    if (filter.expired === true) query = query.where('expires_at', '<=', now);
-    if (filter.expired === false) {
-      query = query.where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
-    }
-    const content = filter.content?.trim();
-    if (content) {
-      const pattern = likePattern(content);
-      query = query.where((eb: ExpressionBuilder<Database, 'mailboxes'>) =>
-        eb.or([
-          sql<boolean>`lower(${eb.ref('address')}) like ${pattern} escape '\\'`,
-          sql<boolean>`lower(${eb.ref('note')}) like ${pattern} escape '\\'`,
-        ]),
-      );
-    }
-    return query;
-  }
-
+  /** One of the caller's mailbox accounts: a user's are those on its domains, an administrator's all. */
   async function owned(auth: AuthContext, id: number): Promise<MailboxRow> {
-    const row = await scoped(auth).selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await findAccountInScope(db, managedScope(auth), id);
     if (!row) throw ApiError.notFound(NOT_FOUND);
     return row;
   }
 
   /** All of `ids` belong to the caller, or nothing happens (404). */
-  async function ensureAllOwned(
-    executor: Kysely<Database>,
-    auth: AuthContext,
-    ids: number[],
-  ): Promise<number[]> {
+  async function ensureAllOwned(executor: Queryable, auth: AuthContext, ids: number[]): Promise<number[]> {
     const unique = [...new Set(ids)];
-    let query = executor
-      .selectFrom('mailboxes')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('kind', '=', 'account')
-      .where('id', 'in', unique);
-    if (auth.role !== 'admin') query = query.where('owner_id', '=', auth.accountId ?? -1);
-    const { count } = await query.executeTakeFirstOrThrow();
-    if (Number(count) !== unique.length) throw ApiError.notFound(SOME_NOT_FOUND);
+    const count = await countAccountsInScope(executor, managedScope(auth), unique);
+    if (count !== unique.length) throw ApiError.notFound(SOME_NOT_FOUND);
     return unique;
   }
 
   async function list(auth: AuthContext, query: PageQuery & EmailAccountFilter & { content?: string }) {
     return pageOf<EmailAccount>(query, async (limit, offset) => {
-      const base = filtered(auth, query);
+      const scope = managedScope(auth);
+      const now = Date.now();
       const [rows, total] = await Promise.all([
-        base.selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-        base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+        listAccountsPage(db, scope, query, now, { limit, offset }),
+        countAccounts(db, scope, query, now),
       ]);
-      return { rows: rows.map(accountView), total: Number(total.count) };
+      return { rows: rows.map(accountView), total };
     });
   }
 
@@ -126,8 +98,8 @@ export function createEmailAccountService(deps: {
     cache: Map<string, DomainRow | null>,
   ): Promise<DomainRow | null> {
     if (!cache.has(name)) {
-      const row = await db.selectFrom('domains').selectAll().where('name', '=', name).executeTakeFirst();
-      cache.set(name, row && (auth.role === 'admin' || row.owner_id === auth.accountId) ? row : null);
+      const row = await findDomainByName(db, name);
+      cache.set(name, row && mayManage(auth, row.owner_id) ? row : null);
     }
     return cache.get(name) ?? null;
   }
@@ -175,21 +147,8 @@ export function createEmailAccountService(deps: {
       if (Object.keys(changes).length === 0) return accountView(existing);
       const endSessions = input.password !== undefined || input.enabled === false;
       const row = await db.transaction().execute(async (trx) => {
-        const updated = await trx
-          .updateTable('mailboxes')
-          .set(changes)
-          .where('id', '=', existing.id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        if (endSessions) {
-          await trx
-            .updateTable('sessions')
-            .set({ revoked_at: Date.now() })
-            .where('subject_kind', '=', 'mailbox')
-            .where('subject_id', '=', existing.id)
-            .where('revoked_at', 'is', null)
-            .execute();
-        }
+        const updated = await updateMailbox(trx, existing.id, changes);
+        if (endSessions) await revokeOpenSessionsOfSubject(trx, 'mailbox', existing.id, Date.now());
         return updated;
       });
       return accountView(row);
@@ -210,35 +169,15 @@ export function createEmailAccountService(deps: {
       return db.transaction().execute(async (trx) => {
         const ids = await ensureAllOwned(trx, auth, input.ids);
         const now = Date.now();
-        let update = trx.updateTable('mailboxes').where('kind', '=', 'account').where('id', 'in', ids);
-        if (input.enabled !== undefined) update = update.set({ enabled: input.enabled ? 1 : 0 });
-        if (input.quotaBytes !== undefined) update = update.set({ quota_bytes: input.quotaBytes });
-        if (expiresAt !== undefined) update = update.set({ expires_at: expiresAt });
-        if (input.extendDays !== undefined) {
-          const extra = input.extendDays * DAY;
+        const updated = await updateAccounts(trx, ids, {
+          enabled: input.enabled === undefined ? undefined : input.enabled ? 1 : 0,
+          quota_bytes: input.quotaBytes,
+          expires_at: expiresAt,
           // Never-expiring mailboxes stay so; an expired one gets the days from now, not from the past.
-          update = update.set((eb) => ({
-            expires_at: eb
-              .case()
-              .when('expires_at', 'is', null)
-              .then(sql<number | null>`null`)
-              .when('expires_at', '<', now)
-              .then(sql<number>`${now + extra}`)
-              .else(sql<number>`${eb.ref('expires_at')} + ${extra}`)
-              .end(),
-          }));
-        }
-        const result = await update.executeTakeFirst();
-        if (input.enabled === false) {
-          await trx
-            .updateTable('sessions')
-            .set({ revoked_at: now })
-            .where('subject_kind', '=', 'mailbox')
-            .where('subject_id', 'in', ids)
-            .where('revoked_at', 'is', null)
-            .execute();
-        }
-        return { updated: Number(result.numUpdatedRows) };
+          extend: input.extendDays === undefined ? undefined : { by: input.extendDays * DAY, now },
+        });
+        if (input.enabled === false) await revokeOpenSessionsOfMailboxes(trx, ids, now);
+        return { updated };
       });
     },
 
@@ -384,7 +323,7 @@ export function createEmailAccountService(deps: {
     /** The accounts matching the filters as CSV (UTF-8 with BOM, so Excel shows Chinese). */
     async exportCsv(auth: AuthContext, query: ExportEmailAccountQuery): Promise<string> {
       const offset = query.utcOffsetMinutes ?? CHINA_OFFSET_MINUTES;
-      const rows = await filtered(auth, query).selectAll().orderBy('id').execute();
+      const rows = await listAllAccounts(db, managedScope(auth), query, Date.now());
       return toCsv([
         EXPORT_HEADER,
         ...rows.map((row) => [

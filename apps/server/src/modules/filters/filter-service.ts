@@ -1,8 +1,18 @@
 import type { Filter, NewFilter } from '@youju/contract';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Engine } from '../../db/database.js';
+import { lockForTransaction } from '../../db/locks.js';
+import {
+  countFiltersOfOwner,
+  deleteFilterById,
+  findFilterById,
+  insertFilter,
+  listEnabledFiltersForOwners,
+  listFilters,
+} from '../../db/repositories/filter-repo.js';
 import type { Database, MailFilterRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
+import { managedScope, mayManage } from '../sessions/ownership.js';
 import type { AuthContext } from '../sessions/session-service.js';
 import { patternMatches, patternProblem } from './user-pattern.js';
 
@@ -68,8 +78,8 @@ function matchesOne(filter: MailFilterRow, text: string): boolean {
  */
 export function createFilterService(db: Kysely<Database>, engine: Engine, log: Logger) {
   async function owned(auth: AuthContext, id: number): Promise<MailFilterRow> {
-    const row = await db.selectFrom('mail_filters').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row || (auth.role !== 'admin' && row.owner_id !== auth.accountId)) {
+    const row = await findFilterById(db, id);
+    if (!row || !mayManage(auth, row.owner_id)) {
       throw ApiError.notFound('过滤规则不存在');
     }
     return row;
@@ -77,9 +87,7 @@ export function createFilterService(db: Kysely<Database>, engine: Engine, log: L
 
   return {
     async list(auth: AuthContext): Promise<Filter[]> {
-      let query = db.selectFrom('mail_filters').selectAll().orderBy('id');
-      if (auth.role !== 'admin') query = query.where('owner_id', '=', auth.accountId ?? -1);
-      return (await query.execute()).map(filterView);
+      return (await listFilters(db, managedScope(auth))).map(filterView);
     },
 
     async add(auth: AuthContext, input: NewFilter): Promise<Filter> {
@@ -92,18 +100,9 @@ export function createFilterService(db: Kysely<Database>, engine: Engine, log: L
       return db.transaction().execute(async (trx) => {
         // Counted in the transaction that inserts, under a lock on PostgreSQL (one connection on
         // SQLite), so parallel additions cannot pass the caps together.
-        if (engine === 'postgres') {
-          await sql`select pg_advisory_xact_lock(hashtext(${`filters:${ownerId}`}))`.execute(trx);
-        }
-        const counts = await trx
-          .selectFrom('mail_filters')
-          .select((eb) => [
-            eb.fn.countAll<number>().as('all'),
-            eb.fn.sum<number>(eb.case().when('match', '=', 'regex').then(1).else(0).end()).as('patterns'),
-          ])
-          .where('owner_id', '=', ownerId)
-          .executeTakeFirstOrThrow();
-        if (Number(counts.all) >= MAX_FILTERS_PER_ACCOUNT) {
+        await lockForTransaction(trx, engine, `filters:${ownerId}`);
+        const counts = await countFiltersOfOwner(trx, ownerId);
+        if (counts.all >= MAX_FILTERS_PER_ACCOUNT) {
           throw ApiError.forbidden(
             `过滤规则已达上限（${MAX_FILTERS_PER_ACCOUNT} 条），请删除不用的规则后再添加`,
           );
@@ -113,26 +112,22 @@ export function createFilterService(db: Kysely<Database>, engine: Engine, log: L
             `正则表达式规则已达上限（${MAX_PATTERN_FILTERS_PER_ACCOUNT} 条），请合并规则，或改用“包含”“等于”匹配`,
           );
         }
-        const row = await trx
-          .insertInto('mail_filters')
-          .values({
-            owner_id: ownerId,
-            field: input.field,
-            match: input.match,
-            value: input.value,
-            action: input.action,
-            enabled: input.enabled === false ? 0 : 1,
-            created_at: Date.now(),
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        const row = await insertFilter(trx, {
+          owner_id: ownerId,
+          field: input.field,
+          match: input.match,
+          value: input.value,
+          action: input.action,
+          enabled: input.enabled === false ? 0 : 1,
+          created_at: Date.now(),
+        });
         return filterView(row);
       });
     },
 
     async remove(auth: AuthContext, id: number): Promise<void> {
       await owned(auth, id);
-      await db.deleteFrom('mail_filters').where('id', '=', id).execute();
+      await deleteFilterById(db, id);
     },
 
     /**
@@ -142,17 +137,7 @@ export function createFilterService(db: Kysely<Database>, engine: Engine, log: L
     async decide(ownerIds: number[], subject: FilterSubject): Promise<Map<number, FilterAction>> {
       const decisions = new Map<number, FilterAction>(ownerIds.map((id) => [id, 'accept']));
       if (ownerIds.length === 0) return decisions;
-      const rows = await db
-        .selectFrom('mail_filters')
-        .innerJoin('system_accounts', 'system_accounts.id', 'mail_filters.owner_id')
-        .selectAll('mail_filters')
-        .select('system_accounts.role')
-        .where('mail_filters.enabled', '=', 1)
-        .where((eb) =>
-          eb.or([eb('mail_filters.owner_id', 'in', ownerIds), eb('system_accounts.role', '=', 'admin')]),
-        )
-        .orderBy('mail_filters.id')
-        .execute();
+      const rows = await listEnabledFiltersForOwners(db, ownerIds);
       const started = performance.now();
       let skipped = 0;
       for (const row of rows) {

@@ -1,6 +1,14 @@
 import { networkInterfaces } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import type { Kysely } from 'kysely';
+import {
+  deleteBlacklistEntriesExpiredBefore,
+  deleteBlacklistEntry,
+  findBlacklistEntryExpiry,
+  listBlacklistEntries,
+  listBlacklistRanges,
+  saveBlacklistEntry,
+} from '../../db/repositories/blacklist-repo.js';
 import type { Database } from '../../db/schema.js';
 import { type IpRange, normalizeIp, parseIpRange, rangeContains } from './ip-match.js';
 
@@ -91,7 +99,7 @@ export function createFirewallService(db: Kysely<Database>, options: FirewallOpt
   let loading: Promise<Snapshot> | null = null;
 
   async function load(): Promise<Snapshot> {
-    const rows = await db.selectFrom('ip_blacklist').select(['ip', 'expires_at', 'source']).execute();
+    const rows = await listBlacklistRanges(db);
     const ranges = [];
     for (const row of rows) {
       const range = parseIpRange(row.ip);
@@ -145,13 +153,7 @@ export function createFirewallService(db: Kysely<Database>, options: FirewallOpt
       const text = canonicalIpEntry(ip);
       if (!text) throw new Error(`not an IP address or range: ${ip}`);
       const now = Date.now();
-      await db
-        .insertInto('ip_blacklist')
-        .values({ ip: text, reason, created_at: now, expires_at: expiresAt, source })
-        .onConflict((conflict) =>
-          conflict.column('ip').doUpdateSet({ reason, created_at: now, expires_at: expiresAt, source }),
-        )
-        .execute();
+      await saveBlacklistEntry(db, { ip: text, reason, created_at: now, expires_at: expiresAt, source });
       cache = null;
     },
 
@@ -163,11 +165,7 @@ export function createFirewallService(db: Kysely<Database>, options: FirewallOpt
       const text = canonicalIpEntry(ip);
       if (!text || minutes <= 0 || (await exempt(ip))) return;
       const expiresAt = Date.now() + minutes * 60_000;
-      const existing = await db
-        .selectFrom('ip_blacklist')
-        .select(['expires_at'])
-        .where('ip', '=', text)
-        .executeTakeFirst();
+      const existing = await findBlacklistEntryExpiry(db, text);
       if (existing && (existing.expires_at === null || existing.expires_at > expiresAt)) return;
       await this.block(text, reason, expiresAt, source);
     },
@@ -176,19 +174,14 @@ export function createFirewallService(db: Kysely<Database>, options: FirewallOpt
     async unblock(ip: string): Promise<boolean> {
       const text = canonicalIpEntry(ip);
       if (!text) return false;
-      const result = await db.deleteFrom('ip_blacklist').where('ip', '=', text).executeTakeFirst();
+      const deleted = await deleteBlacklistEntry(db, text);
       cache = null;
-      return Number(result.numDeletedRows) > 0;
+      return deleted;
     },
 
     /** Every entry, newest first, expired ones included until they are purged. */
     async list() {
-      return db
-        .selectFrom('ip_blacklist')
-        .select(['ip', 'reason', 'created_at', 'expires_at', 'source'])
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .execute();
+      return listBlacklistEntries(db);
     },
 
     /** Whether the entry (address or range) covers `ip` (the administrator's own-address check). */
@@ -200,13 +193,9 @@ export function createFirewallService(db: Kysely<Database>, options: FirewallOpt
 
     /** Drops entries that expired more than `graceMs` ago. */
     async purgeExpired(graceMs: number, now = Date.now()): Promise<number> {
-      const result = await db
-        .deleteFrom('ip_blacklist')
-        .where('expires_at', 'is not', null)
-        .where('expires_at', '<', now - graceMs)
-        .executeTakeFirst();
-      if (Number(result.numDeletedRows) > 0) cache = null;
-      return Number(result.numDeletedRows);
+      const deleted = await deleteBlacklistEntriesExpiredBefore(db, now - graceMs);
+      if (deleted > 0) cache = null;
+      return deleted;
     },
 
     invalidate(): void {

@@ -4,13 +4,23 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Engine } from '../../db/database.js';
+import { requireSynchronousCommit } from '../../db/durability.js';
+import { createGroupCommit } from '../../db/group-commit.js';
+import { findDomainStatusByName } from '../../db/repositories/domain-repo.js';
+import {
+  addMailboxUsageWithinQuota,
+  findMailboxIdByAddress,
+  findReceivingMailboxes,
+  isRetiredAddress,
+  type RecipientMailbox,
+} from '../../db/repositories/mailbox-repo.js';
+import { insertMessage } from '../../db/repositories/message-repo.js';
 import type { Database, NewMessageRow } from '../../db/schema.js';
 import { isStorageFull } from '../../lib/api-error.js';
 import type { FilterAction, FilterService } from '../filters/filter-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
-import { createGroupCommit } from './group-commit.js';
 import type { MailEvents } from './mail-events.js';
 import { MessageLimitError, type ParsedMail, parseMail } from './mail-parser.js';
 import { insertRaw } from './raw-store.js';
@@ -94,14 +104,6 @@ export interface RecipientCheck {
   retired?: boolean;
 }
 
-interface RecipientMailbox {
-  id: number;
-  address: string;
-  owner_id: number;
-  quota_bytes: number;
-  used_bytes: number;
-}
-
 interface Logger {
   warn(message: string): void;
   error(message: string): void;
@@ -126,47 +128,18 @@ export function createInboundService(deps: {
 
   async function liveMailboxes(addresses: string[]): Promise<RecipientMailbox[]> {
     if (addresses.length === 0) return [];
-    const now = Date.now();
-    return (
-      db
-        .selectFrom('mailboxes')
-        // A pending domain (ownership not proven) receives nothing (API.md "Domain ownership").
-        .innerJoin('domains', 'domains.id', 'mailboxes.domain_id')
-        .select([
-          'mailboxes.id',
-          'mailboxes.address',
-          'mailboxes.owner_id',
-          'mailboxes.quota_bytes',
-          'mailboxes.used_bytes',
-        ])
-        .where('mailboxes.address', 'in', addresses)
-        .where('mailboxes.enabled', '=', 1)
-        .where('domains.status', '=', 'active')
-        .where((eb) => eb.or([eb('mailboxes.expires_at', 'is', null), eb('mailboxes.expires_at', '>', now)]))
-        .execute()
-    );
+    // A pending domain (ownership not proven) receives nothing (API.md "Domain ownership").
+    return findReceivingMailboxes(db, addresses, Date.now());
   }
 
   /** Tells a pending domain and a recently retired address apart from an address never seen. */
   async function whyUnknown(address: string): Promise<{ pendingDomain?: boolean; retired?: boolean }> {
-    const domain = await db
-      .selectFrom('domains')
-      .select('status')
-      .where('name', '=', address.slice(address.lastIndexOf('@') + 1))
-      .executeTakeFirst();
+    const domain = await findDomainStatusByName(db, address.slice(address.lastIndexOf('@') + 1));
     if (domain?.status === 'pending') return { pendingDomain: true };
-    const retired = await db
-      .selectFrom('retired_addresses')
-      .select('address')
-      .where('address', '=', address)
-      .executeTakeFirst();
-    if (retired) return { retired: true };
-    const expired = await db
-      .selectFrom('mailboxes')
-      .select('id')
-      .where('address', '=', address)
-      .executeTakeFirst();
-    return expired ? { retired: true } : {};
+    if (await isRetiredAddress(db, address)) return { retired: true };
+    // A mailbox that is there but does not receive (disabled, expired) is a former address too.
+    const expired = await findMailboxIdByAddress(db, address);
+    return expired !== undefined ? { retired: true } : {};
   }
 
   function overQuota(mailbox: RecipientMailbox, size: number): boolean {
@@ -331,9 +304,9 @@ export function createInboundService(deps: {
     options: DeliverOptions,
   ): Promise<number[]> {
     const transaction = async (trx: Transaction<Database>) => {
-      // PostgreSQL's default, but a server configured with synchronous_commit=off would otherwise
-      // acknowledge mail that a crash can still lose.
-      if (engine === 'postgres') await sql`set local synchronous_commit = on`.execute(trx);
+      // A server configured with synchronous_commit=off would otherwise acknowledge mail that a
+      // crash can still lose.
+      await requireSynchronousCommit(trx, engine);
       const rawId = await insertRaw(trx, spoolSource(spool), spool.size, spool.sha256);
       const now = Date.now();
       const snippet = snippetOf(parsed.text ?? '');
@@ -341,18 +314,9 @@ export function createInboundService(deps: {
       for (const mailbox of mailboxes) {
         // The quota check and the accounting in one statement, so concurrent deliveries cannot both
         // squeeze under the limit.
-        const updated = await trx
-          .updateTable('mailboxes')
-          .set((eb) => ({ used_bytes: eb('used_bytes', '+', spool.size) }))
-          .where('id', '=', mailbox.id)
-          .where((eb) =>
-            eb.or([
-              eb('quota_bytes', '<=', 0),
-              eb(eb('used_bytes', '+', spool.size), '<=', eb.ref('quota_bytes')),
-            ]),
-          )
-          .executeTakeFirst();
-        if (Number(updated.numUpdatedRows) !== 1) throw new DeliveryError('quota', 'mailbox quota exceeded');
+        if (!(await addMailboxUsageWithinQuota(trx, mailbox.id, spool.size))) {
+          throw new DeliveryError('quota', 'mailbox quota exceeded');
+        }
         const row: NewMessageRow = {
           mailbox_id: mailbox.id,
           raw_id: rawId,
@@ -376,12 +340,7 @@ export function createInboundService(deps: {
           has_attachments: parsed.attachments.some((a) => !a.inline) ? 1 : 0,
           parse_error: parsed.error,
         };
-        const inserted = await trx
-          .insertInto('messages')
-          .values(withoutNul(row))
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        ids.push(inserted.id);
+        ids.push(await insertMessage(trx, withoutNul(row)));
       }
       if (options.beforeCommit && !(await options.beforeCommit(trx))) throw new CommitDeclined();
       await events.announceInTransaction(trx, ids);

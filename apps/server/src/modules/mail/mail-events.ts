@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type pg from 'pg';
+import { notify, startListening, stopListening } from '../../db/notifications.js';
 import type { Database } from '../../db/schema.js';
 
 /** PostgreSQL channel carrying the ids of newly stored messages. */
@@ -40,7 +41,7 @@ export function createMailEvents(pool: pg.Pool | null, log: { warn(message: stri
       connection.release(true);
       if (!closed) setTimeout(() => void listen().catch(() => undefined), 1000).unref();
     });
-    await connection.query(`LISTEN ${CHANNEL}`);
+    await startListening(connection, CHANNEL);
     client = connection;
   }
 
@@ -54,7 +55,7 @@ export function createMailEvents(pool: pg.Pool | null, log: { warn(message: stri
     /** Called inside the storing transaction. */
     async announceInTransaction(trx: Transaction<Database>, messageIds: number[]): Promise<void> {
       if (!pool || messageIds.length === 0) return;
-      await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(messageIds)})`.execute(trx);
+      await notify(trx, CHANNEL, JSON.stringify(messageIds));
     },
 
     /** Called after the commit. */
@@ -75,7 +76,7 @@ export function createMailEvents(pool: pg.Pool | null, log: { warn(message: stri
         const connection = client;
         client = null;
         try {
-          await connection.query(`UNLISTEN ${CHANNEL}`);
+          await stopListening(connection, CHANNEL);
         } catch {
           // closing anyway
         }

@@ -8,59 +8,65 @@ import type {
   PageOf,
   UnreadData,
 } from '@youju/contract';
-import { type Kysely, type SelectQueryBuilder, sql, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Engine } from '../../db/database.js';
+import { findDomainById } from '../../db/repositories/domain-repo.js';
+import {
+  countUnreadByMailbox,
+  deleteMailboxesByIds,
+  deleteRetiredAddressesBefore,
+  findAddressInScope,
+  findExpiredTemporaryMailboxIds,
+  insertMailbox,
+  listAddressesWithUnread,
+  releaseMailboxUsage,
+} from '../../db/repositories/mailbox-repo.js';
+import {
+  countInboxMessages,
+  deleteMessagesByIds,
+  findMessageIdsOfMailbox,
+  findMessageIdsReceivedBefore,
+  findMessageItemsWithMailbox,
+  findMessagesToDelete,
+  findScopedMessage,
+  findScopedMessageIds,
+  findScopedMessageIdsReceivedBetween,
+  type InboxFilters,
+  listInboxMessages,
+  type MailboxScope,
+  type MessageItemRow,
+  markMessageRead,
+  planMessageTextSearch,
+  type SearchTuning,
+  setMessagesRead,
+  updateMessageFlags,
+} from '../../db/repositories/message-repo.js';
+import { deleteOrphanRawMessages } from '../../db/repositories/raw-message-repo.js';
+import { revokeAllSessionsOfMailbox } from '../../db/repositories/session-repo.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { pageOf } from '../../lib/paging.js';
 import { DAY, parseTimeInput, toIso } from '../../lib/time.js';
 import { randomLocalPart } from '../../lib/tokens.js';
 import { isReservedLocalPart, refusePendingDomain } from '../domains/reserved-local-parts.js';
+import { ensureMailboxPlaceLeft } from '../email-accounts/mailbox-limits.js';
 import { addressTakenReason } from '../email-accounts/mailbox-store.js';
+import { managedScope, mayManage } from '../sessions/ownership.js';
 import type { AuthContext } from '../sessions/session-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import { sanitizeMailHtml } from './html-sanitizer.js';
 import type { MailPerson, StoredAttachment } from './mail-parser.js';
-import { createMailSearch, type Scoped, type SearchTuning } from './mail-search.js';
-import { deleteOrphanRaw, readRaw } from './raw-store.js';
+import { readRaw } from './raw-store.js';
 
 /** How long a deleted or expired mailbox's address is known as a former one. */
 const RETIRED_ADDRESS_DAYS = 90;
 
 const NOT_FOUND = '邮件不存在或已被删除';
 
-/** Listing columns (no bodies). */
-const ITEM_COLUMNS = [
-  'messages.id',
-  'mailboxes.address',
-  'messages.from_name',
-  'messages.from_address',
-  'messages.subject',
-  'messages.snippet',
-  'messages.received_at',
-  'messages.read',
-  'messages.starred',
-  'messages.spam',
-  'messages.has_attachments',
-  'messages.size',
-] as const;
+/** Up to this many messages are deleted per transaction. */
+const DELETE_BATCH = 500;
 
-interface ItemRow {
-  id: number;
-  address: string;
-  from_name: string;
-  from_address: string;
-  subject: string;
-  snippet: string;
-  received_at: number;
-  read: number;
-  starred: number;
-  spam: number;
-  has_attachments: number;
-  size: number;
-}
-
-export function mailItemView(row: ItemRow): MailItem {
+export function mailItemView(row: MessageItemRow): MailItem {
   return {
     id: row.id,
     address: row.address,
@@ -100,35 +106,21 @@ export function createMailService(
   settings: SettingsService,
   options: { searchTuning?: SearchTuning } = {},
 ) {
-  const search = createMailSearch(db, engine, options.searchTuning);
-
-  function restrict<T extends SelectQueryBuilder<Database, 'mailboxes', object>>(
-    query: T,
-    auth: AuthContext,
-  ): T {
-    if (auth.role === 'admin') return query;
-    if (auth.role === 'mailbox') return query.where('mailboxes.id', '=', auth.mailboxId ?? -1) as T;
-    return query.where('mailboxes.owner_id', '=', auth.accountId ?? -1) as T;
-  }
-
-  function scoped(auth: AuthContext): Scoped {
-    const base = db.selectFrom('messages').innerJoin('mailboxes', 'mailboxes.id', 'messages.mailbox_id');
-    return restrict(base as never, auth) as Scoped;
+  /** The mail a caller reaches: an administrator all, a mailbox session itself, a user what it owns. */
+  function scope(auth: AuthContext): MailboxScope {
+    if (auth.role === 'admin') return { kind: 'all' };
+    if (auth.role === 'mailbox') return { kind: 'mailbox', mailboxId: auth.mailboxId ?? -1 };
+    return { kind: 'owner', ownerId: auth.accountId ?? -1 };
   }
 
   /** Ids among `ids` the caller may touch. */
   async function allowedIds(auth: AuthContext, ids: number[]): Promise<number[]> {
     if (ids.length === 0) return [];
-    const rows = await scoped(auth).select('messages.id').where('messages.id', 'in', ids).execute();
-    return rows.map((row) => row.id);
+    return findScopedMessageIds(db, scope(auth), ids);
   }
 
   async function loadOne(auth: AuthContext, id: number) {
-    const row = await scoped(auth)
-      .selectAll('messages')
-      .select('mailboxes.address')
-      .where('messages.id', '=', id)
-      .executeTakeFirst();
+    const row = await findScopedMessage(db, scope(auth), id);
     if (!row) throw ApiError.notFound(NOT_FOUND);
     return row;
   }
@@ -139,32 +131,16 @@ export function createMailService(
    */
   async function deleteByIds(trx: Transaction<Database>, ids: number[]): Promise<number> {
     if (ids.length === 0) return 0;
-    const rows = await trx
-      .selectFrom('messages')
-      .select(['id', 'mailbox_id', 'raw_id', 'size'])
-      .where('id', 'in', ids)
-      .execute();
+    const rows = await findMessagesToDelete(trx, ids);
     if (rows.length === 0) return 0;
-    await trx
-      .deleteFrom('messages')
-      .where(
-        'id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .execute();
+    await deleteMessagesByIds(
+      trx,
+      rows.map((r) => r.id),
+    );
     const freed = new Map<number, number>();
     for (const row of rows) freed.set(row.mailbox_id, (freed.get(row.mailbox_id) ?? 0) + row.size);
-    for (const [mailboxId, bytes] of freed) {
-      await trx
-        .updateTable('mailboxes')
-        .set({
-          used_bytes: sql<number>`case when used_bytes > ${bytes} then used_bytes - ${bytes} else 0 end`,
-        })
-        .where('id', '=', mailboxId)
-        .execute();
-    }
-    await deleteOrphanRaw(trx, [...new Set(rows.map((r) => r.raw_id))]);
+    for (const [mailboxId, bytes] of freed) await releaseMailboxUsage(trx, mailboxId, bytes);
+    await deleteOrphanRawMessages(trx, [...new Set(rows.map((r) => r.raw_id))]);
     return rows.length;
   }
 
@@ -179,52 +155,35 @@ export function createMailService(
   }
 
   async function ownedAddress(auth: AuthContext, id: number) {
-    let query = db.selectFrom('mailboxes').selectAll().where('id', '=', id).where('kind', '=', 'address');
-    if (auth.role !== 'admin') query = query.where('owner_id', '=', auth.accountId ?? -1);
-    const row = await query.executeTakeFirst();
+    const row = await findAddressInScope(db, managedScope(auth), id);
     if (!row) throw ApiError.notFound('邮箱地址不存在');
     return row;
   }
 
   return {
     async inbox(auth: AuthContext, query: InboxQuery): Promise<PageOf<MailItem>> {
-      const withFilters = () => {
-        let q = scoped(auth);
-        if (query.address) q = q.where('mailboxes.address', '=', query.address.trim().toLowerCase());
-        if (query.unread !== undefined) q = q.where('messages.read', '=', query.unread ? 0 : 1);
-        if (query.starred !== undefined) q = q.where('messages.starred', '=', query.starred ? 1 : 0);
-        return q;
-      };
+      const reach = scope(auth);
+      const filters: InboxFilters = {};
+      if (query.address) filters.address = query.address.trim().toLowerCase();
+      if (query.unread !== undefined) filters.read = query.unread ? 0 : 1;
+      if (query.starred !== undefined) filters.starred = query.starred ? 1 : 0;
       const text = query.q?.trim();
-      const matching = text ? await search.filter(withFilters(), text) : (q: Scoped) => q;
-      const filtered = () => matching(withFilters());
+      const search = text
+        ? await planMessageTextSearch(db, engine, reach, filters, text, options.searchTuning)
+        : undefined;
       return pageOf(query, async (limit, offset) => {
-        const [rows, count] = await Promise.all([
-          filtered()
-            .select(ITEM_COLUMNS)
-            .orderBy('messages.received_at', 'desc')
-            .orderBy('messages.id', 'desc')
-            .limit(limit)
-            .offset(offset)
-            .execute(),
-          filtered()
-            .select((eb) => eb.fn.countAll<number>().as('count'))
-            .executeTakeFirstOrThrow(),
+        const [rows, total] = await Promise.all([
+          listInboxMessages(db, reach, filters, search, { limit, offset }),
+          countInboxMessages(db, reach, filters, search),
         ]);
-        return { rows: rows.map(mailItemView), total: Number(count.count) };
+        return { rows: rows.map(mailItemView), total };
       });
     },
 
     /** Loads items by id for the live inbox, with their mailbox owner for routing. */
     async itemsForEvents(ids: number[]): Promise<{ item: MailItem; mailboxId: number; ownerId: number }[]> {
       if (ids.length === 0) return [];
-      const rows = await db
-        .selectFrom('messages')
-        .innerJoin('mailboxes', 'mailboxes.id', 'messages.mailbox_id')
-        .select(ITEM_COLUMNS)
-        .select(['mailboxes.id as mailbox_id', 'mailboxes.owner_id'])
-        .where('messages.id', 'in', ids)
-        .execute();
+      const rows = await findMessageItemsWithMailbox(db, ids);
       return rows.map((row) => ({
         item: mailItemView(row),
         mailboxId: row.mailbox_id,
@@ -235,7 +194,7 @@ export function createMailService(
     /** getEmail: the message with sanitised HTML; reading it marks it read. */
     async get(auth: AuthContext, id: number): Promise<MailDetail> {
       const row = await loadOne(auth, id);
-      if (row.read === 0) await db.updateTable('messages').set({ read: 1 }).where('id', '=', id).execute();
+      if (row.read === 0) await markMessageRead(db, id);
       const attachments = parseJson<StoredAttachment[]>(row.attachments_json, []);
       const byCid = new Map(attachments.filter((a) => a.contentId).map((a) => [a.contentId as string, a]));
       const html =
@@ -287,18 +246,7 @@ export function createMailService(
      * every unread row first (136 ms for 333,000 unread at a million messages; this takes 11 ms).
      */
     async unread(auth: AuthContext): Promise<UnreadData> {
-      const rows = await restrict(db.selectFrom('mailboxes'), auth)
-        .select((eb) => [
-          'mailboxes.address',
-          eb
-            .selectFrom('messages')
-            .select((inner) => inner.fn.countAll<number>().as('count'))
-            .whereRef('messages.mailbox_id', '=', 'mailboxes.id')
-            .where('messages.read', '=', 0)
-            .as('count'),
-        ])
-        .orderBy('mailboxes.address')
-        .execute();
+      const rows = await countUnreadByMailbox(db, scope(auth));
       const byAddress: Record<string, number> = {};
       let total = 0;
       for (const row of rows) {
@@ -313,11 +261,7 @@ export function createMailService(
     async setRead(auth: AuthContext, ids: number[], read: boolean): Promise<void> {
       const allowed = await allowedIds(auth, ids);
       if (allowed.length === 0) return;
-      await db
-        .updateTable('messages')
-        .set({ read: read ? 1 : 0 })
-        .where('id', 'in', allowed)
-        .execute();
+      await setMessagesRead(db, allowed, read ? 1 : 0);
     },
 
     async update(
@@ -329,7 +273,7 @@ export function createMailService(
       if (input.starred !== undefined) changes.starred = input.starred ? 1 : 0;
       if (input.spam !== undefined) changes.spam = input.spam ? 1 : 0;
       if (Object.keys(changes).length > 0) {
-        await db.updateTable('messages').set(changes).where('id', '=', input.id).execute();
+        await updateMessageFlags(db, input.id, changes);
       }
       return mailItemView(await loadOne(auth, input.id));
     },
@@ -350,46 +294,30 @@ export function createMailService(
       if (end === null)
         throw ApiError.badRequest('结束时间（end）格式不正确，请使用 ISO 8601 时间或毫秒时间戳');
       if (end < start) throw ApiError.badRequest('结束时间不能早于开始时间');
-      return deleteMatching(async () => {
-        let q = scoped(auth)
-          .select('messages.id')
-          .where('messages.received_at', '>=', start)
-          .where('messages.received_at', '<=', end);
-        if (input.address) q = q.where('mailboxes.address', '=', input.address.trim().toLowerCase());
-        return (await q.limit(500).execute()).map((row) => row.id);
-      });
+      const range = {
+        start,
+        end,
+        ...(input.address ? { address: input.address.trim().toLowerCase() } : {}),
+      };
+      return deleteMatching(() => findScopedMessageIdsReceivedBetween(db, scope(auth), range, DELETE_BATCH));
     },
 
     // ---- temporary addresses (createEmail, emailList, deleteEmail) ----
 
     async createAddress(auth: AuthContext, input: CreateEmailBody): Promise<CreatedAddress> {
       if (auth.accountId === null) throw ApiError.forbidden();
-      const domain = await db
-        .selectFrom('domains')
-        .select(['id', 'name', 'owner_id', 'status'])
-        .where('id', '=', input.domainId)
-        .executeTakeFirst();
-      if (!domain || (auth.role !== 'admin' && domain.owner_id !== auth.accountId)) {
+      const domain = await findDomainById(db, input.domainId);
+      if (!domain || !mayManage(auth, domain.owner_id)) {
         throw ApiError.notFound('域名不存在，请先在域名管理中添加');
       }
       refusePendingDomain(domain);
-      const account = await db
-        .selectFrom('system_accounts')
-        .select('max_mailboxes')
-        .where('id', '=', auth.accountId)
-        .executeTakeFirstOrThrow();
-      if (account.max_mailboxes > 0) {
-        const { count } = await db
-          .selectFrom('mailboxes')
-          .select((eb) => eb.fn.countAll<number>().as('count'))
-          .where('owner_id', '=', auth.accountId)
-          .executeTakeFirstOrThrow();
-        if (Number(count) >= account.max_mailboxes) {
-          throw ApiError.forbidden(
-            `已达到邮箱数量上限（${account.max_mailboxes} 个），请删除不用的地址或联系管理员`,
-          );
-        }
-      }
+      // Addresses count against the caller's own limit, whoever owns the domain.
+      await ensureMailboxPlaceLeft(
+        db,
+        auth.accountId,
+        { counting: 'mailboxes' },
+        (limit) => `已达到邮箱数量上限（${limit} 个），请删除不用的地址或联系管理员`,
+      );
       const { defaultQuotaBytes: quota, reservedLocalParts } = await settings.get();
       const chosen = input.localPart !== undefined;
       for (let attempt = 0; attempt < 5; attempt++) {
@@ -404,25 +332,21 @@ export function createMailService(
           continue;
         }
         try {
-          const row = await db
-            .insertInto('mailboxes')
-            .values({
-              address,
-              local_part: localPart,
-              domain_id: domain.id,
-              owner_id: auth.accountId,
-              kind: 'address',
-              password_hash: null,
-              enabled: 1,
-              quota_bytes: quota,
-              used_bytes: 0,
-              expires_at: null,
-              source: 'address',
-              note: '',
-              created_at: Date.now(),
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
+          const row = await insertMailbox(db, {
+            address,
+            local_part: localPart,
+            domain_id: domain.id,
+            owner_id: auth.accountId,
+            kind: 'address',
+            password_hash: null,
+            enabled: 1,
+            quota_bytes: quota,
+            used_bytes: 0,
+            expires_at: null,
+            source: 'address',
+            note: '',
+            created_at: Date.now(),
+          });
           return { id: row.id, address };
         } catch (error) {
           // Lost a race for the same address: the unique index decides.
@@ -434,21 +358,7 @@ export function createMailService(
     },
 
     async addresses(auth: AuthContext): Promise<AddressItem[]> {
-      let query = db
-        .selectFrom('mailboxes')
-        .select(['mailboxes.id', 'mailboxes.address', 'mailboxes.created_at', 'mailboxes.expires_at'])
-        .select((eb) =>
-          eb
-            .selectFrom('messages')
-            .select((inner) => inner.fn.countAll<number>().as('c'))
-            .whereRef('messages.mailbox_id', '=', 'mailboxes.id')
-            .where('messages.read', '=', 0)
-            .as('unread'),
-        )
-        .where('mailboxes.kind', '=', 'address')
-        .orderBy('mailboxes.id', 'desc');
-      if (auth.role !== 'admin') query = query.where('mailboxes.owner_id', '=', auth.accountId ?? -1);
-      const rows = await query.execute();
+      const rows = await listAddressesWithUnread(db, managedScope(auth));
       return rows.map((row) => ({
         id: row.id,
         address: row.address,
@@ -460,17 +370,8 @@ export function createMailService(
 
     async deleteAddress(auth: AuthContext, id: number): Promise<void> {
       const mailbox = await ownedAddress(auth, id);
-      await deleteMatching(async () =>
-        (
-          await db
-            .selectFrom('messages')
-            .select('id')
-            .where('mailbox_id', '=', mailbox.id)
-            .limit(500)
-            .execute()
-        ).map((row) => row.id),
-      );
-      await db.deleteFrom('mailboxes').where('id', '=', mailbox.id).execute();
+      await deleteMatching(() => findMessageIdsOfMailbox(db, mailbox.id, DELETE_BATCH));
+      await deleteMailboxesByIds(db, [mailbox.id]);
     },
 
     /**
@@ -480,44 +381,21 @@ export function createMailService(
     async purge(now = Date.now()): Promise<{ messages: number; mailboxes: number }> {
       const { retentionDays } = await settings.get();
       const cutoff = now - retentionDays * DAY;
-      const messages = await deleteMatching(async () =>
-        (
-          await db.selectFrom('messages').select('id').where('received_at', '<', cutoff).limit(500).execute()
-        ).map((row) => row.id),
-      );
-      const expired = await db
-        .selectFrom('mailboxes')
-        .select('id')
-        .where('kind', '=', 'account')
-        .where('password_hash', 'is', null)
-        .where('expires_at', '<', now)
-        .limit(500)
-        .execute();
+      const messages = await deleteMatching(() => findMessageIdsReceivedBefore(db, cutoff, DELETE_BATCH));
+      const expired = await findExpiredTemporaryMailboxIds(db, now, 500);
       let expiredMail = 0;
-      for (const { id } of expired) {
-        expiredMail += await deleteMatching(async () =>
-          (
-            await db.selectFrom('messages').select('id').where('mailbox_id', '=', id).limit(500).execute()
-          ).map((row) => row.id),
-        );
+      for (const id of expired) {
+        expiredMail += await deleteMatching(() => findMessageIdsOfMailbox(db, id, DELETE_BATCH));
         await db.transaction().execute(async (trx) => {
-          await trx
-            .updateTable('sessions')
-            .set({ revoked_at: now })
-            .where('subject_kind', '=', 'mailbox')
-            .where('subject_id', '=', id)
-            .execute();
-          await trx.deleteFrom('mailboxes').where('id', '=', id).execute();
+          await revokeAllSessionsOfMailbox(trx, id, now);
+          await deleteMailboxesByIds(trx, [id]);
         });
       }
       // Former addresses are remembered for RETIRED_ADDRESS_DAYS: mail still sent to them is not
       // taken for address probing (the SMTP abuse count).
-      await db
-        .deleteFrom('retired_addresses')
-        .where('retired_at', '<', now - RETIRED_ADDRESS_DAYS * DAY)
-        .execute();
+      await deleteRetiredAddressesBefore(db, now - RETIRED_ADDRESS_DAYS * DAY);
       // Raw messages left behind by cascades (a domain or account deleted elsewhere).
-      while ((await deleteOrphanRaw(db)) > 0) {
+      while ((await deleteOrphanRawMessages(db)) > 0) {
         // keep going in batches
       }
       return { messages: messages + expiredMail, mailboxes: expired.length };

@@ -1,9 +1,16 @@
 import { type CreatedAddress, ErrorCode, type MailDetail, type OpenCreateEmailBody } from '@youju/contract';
 import type { Kysely } from 'kysely';
+import { findDomainIdInScope, findFirstDomainIdInScope } from '../../db/repositories/domain-repo.js';
+import { findMailboxIdByAddressInScope } from '../../db/repositories/mailbox-repo.js';
+import {
+  findFirstMessageIdOfMailboxAfter,
+  findLatestMessageIdOfMailbox,
+} from '../../db/repositories/message-repo.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { MailEvents } from '../mail/mail-events.js';
 import type { MailService } from '../mail/mail-service.js';
+import { managedScope } from '../sessions/ownership.js';
 import type { AuthContext } from '../sessions/session-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
 
@@ -21,25 +28,14 @@ export function createOpenApiService(deps: {
 
   /** The mailbox behind an address the caller may read; 404 for anything else. */
   async function ownedMailbox(auth: AuthContext, address: string): Promise<number> {
-    let query = db.selectFrom('mailboxes').select('id').where('address', '=', address.trim().toLowerCase());
-    if (auth.role !== 'admin') query = query.where('owner_id', '=', auth.accountId ?? -1);
-    const row = await query.executeTakeFirst();
-    if (!row) throw ApiError.notFound('邮箱地址不存在，或不属于这个 API 密钥的账号');
-    return row.id;
+    const id = await findMailboxIdByAddressInScope(db, managedScope(auth), address.trim().toLowerCase());
+    if (id === undefined) throw ApiError.notFound('邮箱地址不存在，或不属于这个 API 密钥的账号');
+    return id;
   }
 
   /** The oldest message of the mailbox newer than `after` among `ids` (all when ids is null). */
   async function firstNewer(mailboxId: number, after: number, ids: number[] | null): Promise<number | null> {
-    let query = db
-      .selectFrom('messages')
-      .select('id')
-      .where('mailbox_id', '=', mailboxId)
-      .where('id', '>', after)
-      .orderBy('id', 'asc')
-      .limit(1);
-    if (ids) query = query.where('id', 'in', ids);
-    const row = await query.executeTakeFirst();
-    return row?.id ?? null;
+    return (await findFirstMessageIdOfMailboxAfter(db, mailboxId, after, ids)) ?? null;
   }
 
   return {
@@ -48,16 +44,14 @@ export function createOpenApiService(deps: {
     async createEmail(auth: AuthContext, input: OpenCreateEmailBody): Promise<CreatedAddress> {
       let domainId = input.domainId;
       if (domainId === undefined) {
-        let owned = db.selectFrom('domains').select('id');
-        if (auth.role !== 'admin') owned = owned.where('owner_id', '=', auth.accountId ?? -1);
+        const scope = managedScope(auth);
         const { defaultDomainId } = await settings.get();
         const preferred =
-          defaultDomainId === null
-            ? undefined
-            : await owned.where('id', '=', defaultDomainId).executeTakeFirst();
-        const first = preferred ?? (await owned.orderBy('id', 'asc').executeTakeFirst());
-        if (!first) throw ApiError.badRequest('账号下还没有域名，请先在域名管理中添加域名，或传入 domainId');
-        domainId = first.id;
+          defaultDomainId === null ? undefined : await findDomainIdInScope(db, scope, defaultDomainId);
+        const first = preferred ?? (await findFirstDomainIdInScope(db, scope));
+        if (first === undefined)
+          throw ApiError.badRequest('账号下还没有域名，请先在域名管理中添加域名，或传入 domainId');
+        domainId = first;
       }
       return mail.createAddress(auth, {
         domainId,
@@ -87,14 +81,7 @@ export function createOpenApiService(deps: {
       const deadline = Date.now() + input.timeoutSeconds * 1000;
       try {
         if (after === undefined) {
-          const latest = await db
-            .selectFrom('messages')
-            .select('id')
-            .where('mailbox_id', '=', mailboxId)
-            .orderBy('id', 'desc')
-            .limit(1)
-            .executeTakeFirst();
-          after = latest?.id ?? 0;
+          after = (await findLatestMessageIdOfMailbox(db, mailboxId)) ?? 0;
         } else {
           const found = await firstNewer(mailboxId, after, null);
           if (found !== null) return await mail.get(auth, found);

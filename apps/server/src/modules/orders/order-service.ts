@@ -10,6 +10,22 @@ import type {
   PublicOrder,
 } from '@youju/contract';
 import type { Kysely } from 'kysely';
+import { findDomainById } from '../../db/repositories/domain-repo.js';
+import {
+  cancelOrderIfUnpaid,
+  countOrders,
+  countPendingOrdersOfPhone,
+  expireOverdueOrders,
+  findOrderByNo,
+  getOrderByNo,
+  insertOrder,
+  listOrders,
+  listOrdersOfPhone,
+  markOrderDelivered,
+  markOrderPaidIfPending,
+  type OrderFilter,
+  recordOrderFailure,
+} from '../../db/repositories/order-repo.js';
 import type { Database, OrderRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { pageOf } from '../../lib/paging.js';
@@ -19,7 +35,7 @@ import { toIso } from '../../lib/time.js';
 import { createSignUpLimit } from '../auth/sign-up-limit.js';
 import { displayDomainName } from '../domains/domain-name.js';
 import { refuseReservedLocalPart } from '../domains/reserved-local-parts.js';
-import { addressTakenReason, remainingStock } from '../email-accounts/mailbox-store.js';
+import { addressTakenReason, insertOrderedAccount, remainingStock } from '../email-accounts/mailbox-store.js';
 import { epayProvider } from '../payments/epay-provider.js';
 import { manualProvider } from '../payments/manual-provider.js';
 import type { PaymentNotice, PaymentProvider } from '../payments/payment-provider.js';
@@ -99,16 +115,11 @@ export function createOrderService(deps: {
   const checks = rateLimits('address-checks', 60_000);
 
   async function expireOverdue(): Promise<void> {
-    await db
-      .updateTable('orders')
-      .set({ status: 'expired' })
-      .where('status', '=', 'pending')
-      .where('expires_at', '<=', Date.now())
-      .execute();
+    await expireOverdueOrders(db, Date.now());
   }
 
   async function findOrder(orderNo: string): Promise<OrderRow | undefined> {
-    return db.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
+    return findOrderByNo(db, orderNo);
   }
 
   async function ownedOrder(auth: AuthContext, orderNo: string): Promise<OrderRow> {
@@ -131,63 +142,32 @@ export function createOrderService(deps: {
     const current = await settings.get();
     return db.transaction().execute(async (trx) => {
       const now = Date.now();
-      const moved = await trx
-        .updateTable('orders')
-        .set({ status: 'paid', paid_at: now, trade_no: notice.tradeNo })
-        .where('order_no', '=', notice.orderNo)
-        .where('status', 'in', ['pending', 'expired'])
-        .executeTakeFirst();
-      const order = await trx
-        .selectFrom('orders')
-        .selectAll()
-        .where('order_no', '=', notice.orderNo)
-        .executeTakeFirstOrThrow();
-      if (Number(moved.numUpdatedRows) === 0) return order;
+      const moved = await markOrderPaidIfPending(trx, notice.orderNo, {
+        paidAt: now,
+        tradeNo: notice.tradeNo,
+      });
+      const order = await getOrderByNo(trx, notice.orderNo);
+      if (!moved) return order;
 
-      const fail = async (failure: string) =>
-        trx
-          .updateTable('orders')
-          .set({ failure })
-          .where('id', '=', order.id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
-      const domain = await trx
-        .selectFrom('domains')
-        .selectAll()
-        .where('id', '=', order.domain_id)
-        .executeTakeFirst();
+      const fail = (failure: string) => recordOrderFailure(trx, order.id, failure);
+      const domain = await findDomainById(trx, order.domain_id);
       if (!domain) return fail('已付款，但域名已被删除，无法开通邮箱，请联系买家退款或换一个域名');
-      const taken = await trx
-        .selectFrom('mailboxes')
-        .select('id')
-        .where('address', '=', order.address)
-        .executeTakeFirst();
-      if (taken) return fail('已付款，但该地址已被占用，无法开通邮箱，请联系买家退款或更换地址');
-      const mailbox = await trx
-        .insertInto('mailboxes')
-        .values({
-          address: order.address,
-          local_part: order.local_part,
-          domain_id: domain.id,
-          owner_id: domain.owner_id,
-          kind: 'account',
-          password_hash: order.password_hash,
-          enabled: 1,
-          quota_bytes: current.defaultQuotaBytes,
-          used_bytes: 0,
-          expires_at: null,
+      // The mailbox store's rule for a paid order: only an existing mailbox makes its address taken.
+      const mailbox = await insertOrderedAccount(
+        trx,
+        {
+          localPart: order.local_part,
+          domain,
+          passwordHash: order.password_hash,
+          quotaBytes: current.defaultQuotaBytes,
+          expiresAt: null,
           source: 'order',
           note: `订单 ${order.order_no}`,
-          created_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return trx
-        .updateTable('orders')
-        .set({ status: 'delivered', mailbox_id: mailbox.id, delivered_at: now, failure: null })
-        .where('id', '=', order.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+        },
+        now,
+      );
+      if (!mailbox) return fail('已付款，但该地址已被占用，无法开通邮箱，请联系买家退款或更换地址');
+      return markOrderDelivered(trx, order.id, { mailboxId: mailbox.id, deliveredAt: now });
     });
   }
 
@@ -208,11 +188,7 @@ export function createOrderService(deps: {
     }
     const provider = providerFor(input.payMethod);
     if (!provider) throw ApiError.badRequest('该支付方式暂不可用，请选择其他支付方式');
-    const domain = await db
-      .selectFrom('domains')
-      .selectAll()
-      .where('id', '=', input.domainId)
-      .executeTakeFirst();
+    const domain = await findDomainById(db, input.domainId);
     if (domain?.for_sale !== 1 || domain.status !== 'active') {
       throw ApiError.notFound('该域名的邮箱暂不出售，请选择其他域名');
     }
@@ -223,13 +199,7 @@ export function createOrderService(deps: {
     await expireOverdue();
     const taken = await addressTakenReason(db, address);
     if (taken) throw ApiError.conflict(taken);
-    const { count } = await db
-      .selectFrom('orders')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('phone', '=', input.phone)
-      .where('status', '=', 'pending')
-      .executeTakeFirstOrThrow();
-    if (Number(count) >= PENDING_PER_PHONE) {
+    if ((await countPendingOrdersOfPhone(db, input.phone)) >= PENDING_PER_PHONE) {
       throw ApiError.tooMany(`该手机号已有 ${PENDING_PER_PHONE} 个未支付订单，请先完成支付或等待其过期`);
     }
     const stored = await paySettings.read();
@@ -238,24 +208,20 @@ export function createOrderService(deps: {
     let order: OrderRow | undefined;
     for (let attempt = 0; attempt < 3 && !order; attempt++) {
       try {
-        order = await db
-          .insertInto('orders')
-          .values({
-            order_no: newOrderNo(now),
-            domain_id: domain.id,
-            owner_id: domain.owner_id,
-            local_part: localPart,
-            address,
-            phone: input.phone,
-            password_hash: passwordHash,
-            amount: domain.price,
-            pay_method: input.payMethod,
-            status: 'pending',
-            created_at: now,
-            expires_at: now + stored.orderTimeoutMinutes * 60_000,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        order = await insertOrder(db, {
+          order_no: newOrderNo(now),
+          domain_id: domain.id,
+          owner_id: domain.owner_id,
+          local_part: localPart,
+          address,
+          phone: input.phone,
+          password_hash: passwordHash,
+          amount: domain.price,
+          pay_method: input.payMethod,
+          status: 'pending',
+          created_at: now,
+          expires_at: now + stored.orderTimeoutMinutes * 60_000,
+        });
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
         // The one-live-order-per-address index: another buyer took the name a moment ago.
@@ -288,11 +254,7 @@ export function createOrderService(deps: {
     ): Promise<CheckAddressData> {
       if ((await checks.hit(client.ip)) > CHECKS_PER_IP_PER_MINUTE)
         throw ApiError.tooMany('查询过于频繁，请稍后再试', 60);
-      const domain = await db
-        .selectFrom('domains')
-        .select(['name', 'for_sale', 'public_registration', 'status'])
-        .where('id', '=', domainId)
-        .executeTakeFirst();
+      const domain = await findDomainById(db, domainId);
       if (domain?.status !== 'active' || (domain.for_sale !== 1 && domain.public_registration !== 1))
         throw ApiError.notFound('域名不存在');
       const localPart = localPartInput.trim().toLowerCase();
@@ -323,13 +285,7 @@ export function createOrderService(deps: {
         );
       }
       await expireOverdue();
-      const rows = await db
-        .selectFrom('orders')
-        .selectAll()
-        .where('phone', '=', phone.trim())
-        .orderBy('created_at', 'desc')
-        .limit(50)
-        .execute();
+      const rows = await listOrdersOfPhone(db, phone.trim(), 50);
       return rows.map(publicOrderView);
     },
 
@@ -337,15 +293,16 @@ export function createOrderService(deps: {
     async list(auth: AuthContext, query: OrderQuery): Promise<PageOf<Order>> {
       await expireOverdue();
       return pageOf(query, async (limit, offset) => {
-        let base = db.selectFrom('orders');
-        if (auth.role !== 'admin') base = base.where('owner_id', '=', auth.accountId ?? -1);
-        if (query.status) base = base.where('status', '=', query.status);
-        if (query.phone?.trim()) base = base.where('phone', '=', query.phone.trim());
+        const filter: OrderFilter = {
+          scope: auth.role === 'admin' ? { kind: 'all' } : { kind: 'owner', ownerId: auth.accountId ?? -1 },
+          status: query.status,
+          phone: query.phone?.trim() || undefined,
+        };
         const [rows, total] = await Promise.all([
-          base.selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-          base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+          listOrders(db, filter, { limit, offset }),
+          countOrders(db, filter),
         ]);
-        return { rows: rows.map(orderView), total: Number(total.count) };
+        return { rows: rows.map(orderView), total };
       });
     },
 
@@ -359,14 +316,9 @@ export function createOrderService(deps: {
 
     async cancel(auth: AuthContext, orderNo: string): Promise<Order> {
       const order = await ownedOrder(auth, orderNo);
-      const moved = await db
-        .updateTable('orders')
-        .set({ status: 'cancelled' })
-        .where('id', '=', order.id)
-        .where('status', 'in', ['pending', 'expired'])
-        .executeTakeFirst();
+      const moved = await cancelOrderIfUnpaid(db, order.id);
       const current = await ownedOrder(auth, orderNo);
-      if (Number(moved.numUpdatedRows) === 0 && current.status !== 'cancelled') {
+      if (!moved && current.status !== 'cancelled') {
         throw ApiError.conflict('订单已付款，不能取消');
       }
       return orderView(current);

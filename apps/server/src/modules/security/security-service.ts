@@ -1,5 +1,16 @@
 import type { LoginHistoryItem, PageOf, PageQuery, SessionItem } from '@youju/contract';
 import type { Kysely } from 'kysely';
+import {
+  countLoginHistoryOfSubject,
+  deleteLoginHistoryBefore,
+  insertLoginAttempt,
+  listLoginHistoryOfSubject,
+} from '../../db/repositories/login-history-repo.js';
+import {
+  listLiveSessionsOfSubject,
+  revokeOpenSessionOfSubject,
+  revokeOtherOpenSessionsOfSubject,
+} from '../../db/repositories/session-repo.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { pageOf } from '../../lib/paging.js';
@@ -36,19 +47,16 @@ export function createSecurityService(db: Kysely<Database>) {
     /** Called by the auth service after every login attempt; never fails the login itself. */
     async recordLogin(attempt: LoginAttempt): Promise<void> {
       try {
-        await db
-          .insertInto('login_history')
-          .values({
-            subject_kind: attempt.subjectId === null ? null : attempt.kind,
-            subject_id: attempt.subjectId,
-            identifier: attempt.identifier.slice(0, 254),
-            ip: attempt.client.ip.slice(0, 64),
-            user_agent: attempt.client.userAgent.slice(0, 300),
-            success: attempt.success ? 1 : 0,
-            reason: attempt.reason ?? '',
-            created_at: Date.now(),
-          })
-          .execute();
+        await insertLoginAttempt(db, {
+          subject_kind: attempt.subjectId === null ? null : attempt.kind,
+          subject_id: attempt.subjectId,
+          identifier: attempt.identifier.slice(0, 254),
+          ip: attempt.client.ip.slice(0, 64),
+          user_agent: attempt.client.userAgent.slice(0, 300),
+          success: attempt.success ? 1 : 0,
+          reason: attempt.reason ?? '',
+          created_at: Date.now(),
+        });
       } catch {
         // The history is a convenience; a login must not fail because it could not be written.
       }
@@ -56,26 +64,13 @@ export function createSecurityService(db: Kysely<Database>) {
 
     async loginHistory(auth: AuthContext, query: PageQuery): Promise<PageOf<LoginHistoryItem>> {
       const subject = subjectOf(auth);
-      const base = () =>
-        db
-          .selectFrom('login_history')
-          .where('subject_kind', '=', subject.kind)
-          .where('subject_id', '=', subject.id);
       return pageOf(query, async (limit, offset) => {
-        const [rows, count] = await Promise.all([
-          base()
-            .selectAll()
-            .orderBy('created_at', 'desc')
-            .orderBy('id', 'desc')
-            .limit(limit)
-            .offset(offset)
-            .execute(),
-          base()
-            .select((eb) => eb.fn.countAll<number>().as('count'))
-            .executeTakeFirstOrThrow(),
+        const [rows, total] = await Promise.all([
+          listLoginHistoryOfSubject(db, subject.kind, subject.id, { limit, offset }),
+          countLoginHistoryOfSubject(db, subject.kind, subject.id),
         ]);
         return {
-          total: Number(count.count),
+          total,
           rows: rows.map((row) => ({
             id: row.id,
             identifier: row.identifier,
@@ -92,17 +87,7 @@ export function createSecurityService(db: Kysely<Database>) {
 
     async sessions(auth: AuthContext): Promise<SessionItem[]> {
       const subject = subjectOf(auth);
-      const rows = await db
-        .selectFrom('sessions')
-        .select(['id', 'ip', 'user_agent', 'created_at', 'last_seen_at'])
-        .where('subject_kind', '=', subject.kind)
-        .where('subject_id', '=', subject.id)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', Date.now())
-        .orderBy('last_seen_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(200)
-        .execute();
+      const rows = await listLiveSessionsOfSubject(db, subject.kind, subject.id, Date.now());
       return rows.map((row) => ({
         id: row.id,
         ip: row.ip,
@@ -118,36 +103,19 @@ export function createSecurityService(db: Kysely<Database>) {
     async revokeSession(auth: AuthContext, id: number): Promise<void> {
       if (id === auth.sessionId) throw ApiError.badRequest('不能在这里结束当前会话，请使用“退出登录”');
       const subject = subjectOf(auth);
-      const result = await db
-        .updateTable('sessions')
-        .set({ revoked_at: Date.now() })
-        .where('id', '=', id)
-        .where('subject_kind', '=', subject.kind)
-        .where('subject_id', '=', subject.id)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) throw ApiError.notFound('该会话不存在或已结束');
+      if (!(await revokeOpenSessionOfSubject(db, id, subject.kind, subject.id, Date.now()))) {
+        throw ApiError.notFound('该会话不存在或已结束');
+      }
     },
 
     /** Ends every session of the caller but this one. */
     async revokeOtherSessions(auth: AuthContext): Promise<number> {
       const subject = subjectOf(auth);
-      const result = await db
-        .updateTable('sessions')
-        .set({ revoked_at: Date.now() })
-        .where('subject_kind', '=', subject.kind)
-        .where('subject_id', '=', subject.id)
-        .where('id', '!=', auth.sessionId)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
+      return revokeOtherOpenSessionsOfSubject(db, subject.kind, subject.id, auth.sessionId, Date.now());
     },
 
     async purgeHistory(now = Date.now()): Promise<void> {
-      await db
-        .deleteFrom('login_history')
-        .where('created_at', '<', now - HISTORY_DAYS * DAY)
-        .execute();
+      await deleteLoginHistoryBefore(db, now - HISTORY_DAYS * DAY);
     },
   };
 }

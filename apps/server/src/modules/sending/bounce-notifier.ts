@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { Kysely, Transaction, Updateable } from 'kysely';
-import type { Database, OutboundQueueTable } from '../../db/schema.js';
+import type { Kysely } from 'kysely';
+import {
+  claimDueBounces,
+  listClaimedBounces,
+  listSentIdsWithDueBounces,
+  type OutboundQueueChanges,
+  settleClaimedBounces,
+} from '../../db/repositories/outbound-queue-repo.js';
+import type { Queryable } from '../../db/repositories/queryable.js';
+import { findSentMessageHeadline } from '../../db/repositories/sent-message-repo.js';
+import type { Database } from '../../db/schema.js';
 import { readHeaderBlock } from '../../protocols/mime/header-block.js';
 import { CommitDeclined, DeliveryError, type InboundService } from '../mail/inbound-service.js';
 import { BOUNCE_LOCAL_PART, composeBounce } from './bounce-message.js';
@@ -46,53 +55,19 @@ export function createBounceNotifier(deps: BounceNotifierDeps) {
   async function claim(sentId: number) {
     const now = Date.now();
     const owner = randomUUID();
-    await db
-      .updateTable('outbound_queue')
-      .set((eb) => ({
-        bounce_owner: owner,
-        bounce_due_at: now + deps.leaseMs,
-        bounce_attempts: eb('bounce_attempts', '+', 1),
-      }))
-      .where('sent_id', '=', sentId)
-      .where('bounce_state', '=', 'pending')
-      .where('bounce_due_at', '<=', now)
-      .execute();
-    const rows = await db
-      .selectFrom('outbound_queue')
-      .select([
-        'id',
-        'rcpt',
-        'attempts',
-        'last_error',
-        'last_reply',
-        'remote_mta',
-        'failure_status',
-        'updated_at',
-        'bounce_attempts',
-      ])
-      .where('sent_id', '=', sentId)
-      .where('bounce_owner', '=', owner)
-      .where('bounce_state', '=', 'pending')
-      .orderBy('id')
-      .execute();
+    await claimDueBounces(db, sentId, { owner, until: now + deps.leaseMs, now });
+    const rows = await listClaimedBounces(db, sentId, owner);
     return { owner, rows };
   }
 
   /** Moves claimed rows on, only while the claim is still `owner`'s; true when all of them moved. */
   async function settle(
-    executor: Kysely<Database> | Transaction<Database>,
+    executor: Queryable,
     owner: string,
     ids: number[],
-    changes: Updateable<OutboundQueueTable>,
+    changes: OutboundQueueChanges,
   ): Promise<boolean> {
-    const result = await executor
-      .updateTable('outbound_queue')
-      .set({ bounce_owner: null, ...changes })
-      .where('id', 'in', ids)
-      .where('bounce_owner', '=', owner)
-      .where('bounce_state', '=', 'pending')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === ids.length;
+    return (await settleClaimedBounces(executor, owner, ids, changes)) === ids.length;
   }
 
   /** After a temporary failure: again later, or give up once the retries are used. */
@@ -111,11 +86,7 @@ export function createBounceNotifier(deps: BounceNotifierDeps) {
     const { owner, rows } = await claim(sentId);
     if (rows.length === 0) return;
     const ids = rows.map((row) => row.id);
-    const message = await db
-      .selectFrom('sent_messages')
-      .select(['from_address', 'message_id', 'subject', 'created_at'])
-      .where('id', '=', sentId)
-      .executeTakeFirst();
+    const message = await findSentMessageHeadline(db, sentId);
     const sender = message?.from_address.trim() ?? '';
     // Never bounce a bounce (RFC 5321 section 4.5.5: no notification about a notification, lest
     // they loop): nothing goes back to an empty sender or to a mailer daemon.
@@ -185,15 +156,8 @@ export function createBounceNotifier(deps: BounceNotifierDeps) {
   return {
     /** Sends the bounces that are due, one per sent message with failed recipients. */
     async run(isStopped: () => boolean): Promise<void> {
-      const due = await db
-        .selectFrom('outbound_queue')
-        .select('sent_id')
-        .distinct()
-        .where('bounce_state', '=', 'pending')
-        .where('bounce_due_at', '<=', Date.now())
-        .limit(BATCH)
-        .execute();
-      for (const { sent_id: sentId } of due) {
+      const due = await listSentIdsWithDueBounces(db, Date.now(), BATCH);
+      for (const sentId of due) {
         if (isStopped()) return;
         await notify(sentId);
       }

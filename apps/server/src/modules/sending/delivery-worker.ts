@@ -1,8 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { ExpressionBuilder, Kysely, Updateable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { OutboundConfig } from '../../config.js';
-import type { Database, OutboundQueueTable } from '../../db/schema.js';
+import { activeDomainNameExists } from '../../db/repositories/domain-repo.js';
+import {
+  findDeliveryAttempts,
+  type LeasedDelivery,
+  leaseDueDeliveries,
+  listDueDeliveries,
+  listLeasedDeliveries,
+  type OutboundQueueChanges,
+  recordDeliveryIfLeased,
+} from '../../db/repositories/outbound-queue-repo.js';
+import type { Database } from '../../db/schema.js';
 import { failureStatus } from '../../protocols/dsn/delivery-status.js';
 import { type AttemptOutcome, MAX_RECIPIENTS_PER_TRANSACTION } from '../../protocols/smtp/smtp-client.js';
 import { Replies, replyLine } from '../../protocols/smtp/smtp-reply.js';
@@ -64,13 +74,7 @@ function localFailure(failure: DeliveryFailure, rcpt: string): AttemptOutcome {
 }
 
 /** A queue row this process holds, with what delivering it needs. */
-interface ClaimedRow {
-  id: number;
-  rcpt: string;
-  sentId: number;
-  from: string;
-  size: number;
-}
+type ClaimedRow = LeasedDelivery;
 
 function domainOf(address: string): string {
   return address.slice(address.lastIndexOf('@') + 1).toLowerCase();
@@ -140,14 +144,6 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   let again = false;
   let stopped = true;
 
-  function dueCondition(now: number) {
-    return (eb: ExpressionBuilder<Database, 'outbound_queue'>) =>
-      eb.or([
-        eb.and([eb('status', 'in', ['queued', 'retrying']), eb('next_attempt_at', '<=', now)]),
-        eb.and([eb('status', '=', 'sending'), eb('lease_until', '<', now)]),
-      ]);
-  }
-
   /**
    * Takes the due rows among `ids` for this process in one conditional UPDATE under one lease, and
    * returns the rows it won: another process (or an earlier poll) may hold some, and those are
@@ -156,32 +152,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   async function claim(ids: number[]): Promise<{ lease: string; rows: ClaimedRow[] }> {
     const now = Date.now();
     const lease = randomUUID();
-    await db
-      .updateTable('outbound_queue')
-      .set((eb) => ({
-        status: 'sending',
-        lease_owner: lease,
-        lease_until: now + outbound.leaseMs,
-        attempts: eb('attempts', '+', 1),
-        updated_at: now,
-      }))
-      .where('id', 'in', ids)
-      .where(dueCondition(now))
-      .execute();
-    const rows = await db
-      .selectFrom('outbound_queue')
-      .innerJoin('sent_messages', 'sent_messages.id', 'outbound_queue.sent_id')
-      .select([
-        'outbound_queue.id',
-        'outbound_queue.rcpt',
-        'sent_messages.id as sentId',
-        'sent_messages.from_address as from',
-        'sent_messages.size',
-      ])
-      .where('outbound_queue.id', 'in', ids)
-      .where('outbound_queue.lease_owner', '=', lease)
-      .orderBy('outbound_queue.id')
-      .execute();
+    await leaseDueDeliveries(db, ids, { owner: lease, until: now + outbound.leaseMs, now });
+    const rows = await listLeasedDeliveries(db, ids, lease);
     return { lease, rows };
   }
 
@@ -198,13 +170,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   async function isLocal(domain: string): Promise<boolean> {
     // Only an active domain is ours: a pending one is a claim nobody has proven (API.md "Domain
     // ownership"), so mail to it goes to its real MX instead of into the claimant's mailbox.
-    const row = await db
-      .selectFrom('domains')
-      .select('id')
-      .where('name', '=', domain)
-      .where('status', '=', 'active')
-      .executeTakeFirst();
-    return row !== undefined;
+    return activeDomainNameExists(db, domain);
   }
 
   /** Local recipients are stored directly by the inbound service: no network hop, same filters. */
@@ -265,14 +231,14 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
    */
   async function record(id: number, lease: string, outcome: AttemptOutcome): Promise<void> {
     const now = Date.now();
-    const failed = (error: string, status: string): Updateable<OutboundQueueTable> => ({
+    const failed = (error: string, status: string): OutboundQueueChanges => ({
       status: 'failed',
       last_error: error,
       failure_status: status,
       bounce_state: 'pending',
       bounce_due_at: now,
     });
-    let changes: Updateable<OutboundQueueTable>;
+    let changes: OutboundQueueChanges;
     if (outcome.kind === 'delivered') {
       changes = {
         status: 'delivered',
@@ -284,11 +250,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       changes = failed(outcome.error, failureStatus({ ...outcome, expired: false }));
     } else if (stopController.signal.aborted) {
       // Shutting down is not the recipient's fault: the attempt does not count, retry at once.
-      const row = await db
-        .selectFrom('outbound_queue')
-        .select('attempts')
-        .where('id', '=', id)
-        .executeTakeFirst();
+      const row = await findDeliveryAttempts(db, id);
       changes = {
         status: 'retrying',
         attempts: Math.max(0, (row?.attempts ?? 1) - 1),
@@ -296,11 +258,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
         last_error: INTERRUPTED,
       };
     } else {
-      const row = await db
-        .selectFrom('outbound_queue')
-        .select(['attempts', 'created_at'])
-        .where('id', '=', id)
-        .executeTakeFirst();
+      const row = await findDeliveryAttempts(db, id);
       const attempts = row?.attempts ?? 1;
       const delays = outbound.retryDelaysMs;
       const delay = delays[Math.min(attempts - 1, delays.length - 1)] ?? delays[delays.length - 1] ?? 60_000;
@@ -314,16 +272,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
           : { status: 'retrying', next_attempt_at: next, last_error: outcome.error };
     }
     // What the server said this time (nothing when none answered), for the bounce.
-    const answer: Updateable<OutboundQueueTable> =
+    const answer: OutboundQueueChanges =
       outcome.kind === 'temporary' && stopController.signal.aborted
         ? {}
         : { last_reply: outcome.reply ?? null, remote_mta: outcome.remoteMta ?? null };
-    await db
-      .updateTable('outbound_queue')
-      .set({ ...changes, ...answer, lease_owner: null, lease_until: null, updated_at: now })
-      .where('id', '=', id)
-      .where('lease_owner', '=', lease)
-      .execute();
+    await recordDeliveryIfLeased(db, id, lease, { ...changes, ...answer, updated_at: now });
   }
 
   async function work(ids: number[]): Promise<void> {
@@ -351,13 +304,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   async function poll(): Promise<void> {
     do {
       again = false;
-      const due = await db
-        .selectFrom('outbound_queue')
-        .select(['id', 'sent_id', 'rcpt'])
-        .where(dueCondition(Date.now()))
-        .orderBy('next_attempt_at')
-        .limit(BATCH)
-        .execute();
+      const due = await listDueDeliveries(db, Date.now(), BATCH);
       const groups = transactions(due);
       const lanes = Array.from({ length: Math.min(CONCURRENCY, groups.length) }, async () => {
         for (let group = groups.shift(); group !== undefined && !stopped; group = groups.shift()) {

@@ -12,8 +12,28 @@ import {
   type SentDetail,
   type SentItem,
 } from '@youju/contract';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Engine } from '../../db/database.js';
+import { requireSynchronousCommit } from '../../db/durability.js';
+import { findDomainByName, listActiveDomainNamesAmong } from '../../db/repositories/domain-repo.js';
+import { findMailboxById } from '../../db/repositories/mailbox-repo.js';
+import { findScopedRawIdByMessageId, type MailboxScope } from '../../db/repositories/message-repo.js';
+import {
+  deleteDeliveriesOfSentMessages,
+  insertDeliveries,
+  listDeliveriesOfSentMessages,
+} from '../../db/repositories/outbound-queue-repo.js';
+import {
+  countSentMessages,
+  deleteSentMessages,
+  findSentMessage,
+  findSentMessageChunk,
+  findSentMessageIds,
+  insertSentMessage,
+  insertSentMessageChunk,
+  listSentMessages,
+  type SentMessageScope,
+} from '../../db/repositories/sent-message-repo.js';
 import type { Database, OutboundQueueRow, SentMessageRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { createDatabaseRateLimits } from '../../lib/database-rate-limits.js';
@@ -165,11 +185,7 @@ export function createSendingService(deps: SendingDeps) {
           : `不能以 ${address} 的名义发信：发件人必须是你名下域名的地址`,
       );
     if (auth.role === 'mailbox') {
-      const mailbox = await db
-        .selectFrom('mailboxes')
-        .select(['id', 'address', 'owner_id', 'domain_id', 'source', 'password_hash'])
-        .where('id', '=', auth.mailboxId ?? -1)
-        .executeTakeFirst();
+      const mailbox = await findMailboxById(db, auth.mailboxId ?? -1);
       if (!mailbox || mailbox.address.toLowerCase() !== address) throw refuse();
       return {
         address,
@@ -179,11 +195,7 @@ export function createSendingService(deps: SendingDeps) {
         anonymous: mailbox.password_hash === null || VISITOR_SOURCES.has(mailbox.source),
       };
     }
-    const domain = await db
-      .selectFrom('domains')
-      .select(['id', 'owner_id', 'status'])
-      .where('name', '=', domainName)
-      .executeTakeFirst();
+    const domain = await findDomainByName(db, domainName);
     if (!domain || (auth.role !== 'admin' && domain.owner_id !== auth.accountId)) throw refuse();
     // A claim is not ownership: nobody sends as a domain before its TXT record proved it theirs.
     refusePendingDomain({ name: domainName, status: domain.status });
@@ -198,13 +210,7 @@ export function createSendingService(deps: SendingDeps) {
   async function checkRecipientsAllowed(sender: Sender, recipients: string[]): Promise<void> {
     if (!sender.anonymous || (await settings.get()).anonymousSend) return;
     const domains = [...new Set(recipients.map(domainOf))];
-    const local = await db
-      .selectFrom('domains')
-      .select('name')
-      .where('name', 'in', domains)
-      .where('status', '=', 'active')
-      .execute();
-    const localNames = new Set(local.map((row) => row.name));
+    const localNames = new Set(await listActiveDomainNamesAmong(db, domains));
     const outside = recipients.filter((recipient) => !localNames.has(domainOf(recipient)));
     if (outside.length > 0) {
       throw ApiError.forbidden(
@@ -266,17 +272,16 @@ export function createSendingService(deps: SendingDeps) {
     const parent = inReplyTo ? bracketed(inReplyTo) : '';
     if (!parent) return { inReplyTo: null, references: [] as string[] };
     const bare = parent.slice(1, -1);
-    let query = db
-      .selectFrom('messages')
-      .innerJoin('mailboxes', 'mailboxes.id', 'messages.mailbox_id')
-      .select('messages.raw_id')
-      .where('messages.message_id', 'in', [parent, bare]);
-    if (auth.role === 'mailbox') query = query.where('mailboxes.id', '=', auth.mailboxId ?? -1);
-    else if (auth.role === 'user') query = query.where('mailboxes.owner_id', '=', auth.accountId ?? -1);
-    const original = await query.executeTakeFirst();
+    const scope: MailboxScope =
+      auth.role === 'mailbox'
+        ? { kind: 'mailbox', mailboxId: auth.mailboxId ?? -1 }
+        : auth.role === 'user'
+          ? { kind: 'owner', ownerId: auth.accountId ?? -1 }
+          : { kind: 'all' };
+    const originalRawId = await findScopedRawIdByMessageId(db, scope, [parent, bare]);
     let earlier: string[] = [];
-    if (original) {
-      const block = (await readHeaderBlock(readRaw(db, original.raw_id))).toString('latin1');
+    if (originalRawId !== undefined) {
+      const block = (await readHeaderBlock(readRaw(db, originalRawId))).toString('latin1');
       earlier = headerMessageIds(block, 'References');
       if (earlier.length === 0) earlier = headerMessageIds(block, 'In-Reply-To');
     }
@@ -288,28 +293,23 @@ export function createSendingService(deps: SendingDeps) {
     return { inReplyTo: parent, references: trimmed };
   }
 
-  function scoped(auth: AuthContext) {
-    let query = db.selectFrom('sent_messages');
-    if (auth.role === 'mailbox') query = query.where('mailbox_id', '=', auth.mailboxId ?? -1);
-    else if (auth.role === 'user') query = query.where('account_id', '=', auth.accountId ?? -1);
-    return query;
+  /** A mailbox sees what it sent, a user what its account sent, an administrator everything. */
+  function scopeOf(auth: AuthContext): SentMessageScope {
+    if (auth.role === 'mailbox') return { kind: 'mailbox', mailboxId: auth.mailboxId ?? -1 };
+    if (auth.role === 'user') return { kind: 'account', accountId: auth.accountId ?? -1 };
+    return { kind: 'all' };
   }
 
   async function deliveriesOf(ids: number[]): Promise<Map<number, OutboundQueueRow[]>> {
     const map = new Map<number, OutboundQueueRow[]>();
     if (ids.length === 0) return map;
-    const rows = await db
-      .selectFrom('outbound_queue')
-      .selectAll()
-      .where('sent_id', 'in', ids)
-      .orderBy('id')
-      .execute();
+    const rows = await listDeliveriesOfSentMessages(db, ids);
     for (const row of rows) map.set(row.sent_id, [...(map.get(row.sent_id) ?? []), row]);
     return map;
   }
 
   async function loadOne(auth: AuthContext, id: number): Promise<SentMessageRow> {
-    const row = await scoped(auth).selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await findSentMessage(db, scopeOf(auth), id);
     if (!row) throw ApiError.notFound(NOT_FOUND);
     return row;
   }
@@ -369,52 +369,46 @@ export function createSendingService(deps: SendingDeps) {
       const now = Date.now();
       const id = await db.transaction().execute(async (trx) => {
         // A crash after the answer must not lose the message (as for received mail).
-        if (engine === 'postgres') await sql`set local synchronous_commit = on`.execute(trx);
-        const inserted = await trx
-          .insertInto('sent_messages')
-          .values({
-            account_id: sender.accountId,
-            mailbox_id: sender.mailboxId,
-            from_address: sender.address,
-            to_json: JSON.stringify(to),
-            cc_json: JSON.stringify(cc),
-            bcc_json: JSON.stringify(bcc),
-            subject: body.subject,
-            text_body: composed.text.slice(0, MAX_STORED_BODY_CHARS),
-            html_body: body.html?.trim() ? body.html.slice(0, MAX_STORED_BODY_CHARS) : null,
-            attachments_json: JSON.stringify(
-              attachmentRows.map((row) => ({
-                filename: row.filename,
-                contentType: row.content_type,
-                size: row.size,
-              })),
-            ),
-            message_id: composed.messageId,
-            recipient_count: recipients.length,
-            size: composed.size,
-            sha256: composed.sha256,
-            created_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await copyFileToChunks(composed.path, composed.size, (seq, data) =>
-          trx.insertInto('sent_message_chunks').values({ sent_id: inserted.id, seq, data }).execute(),
-        );
-        await trx
-          .insertInto('outbound_queue')
-          .values(
-            recipients.map((rcpt) => ({
-              sent_id: inserted.id,
-              rcpt,
-              status: 'queued' as const,
-              attempts: 0,
-              next_attempt_at: now,
-              created_at: now,
-              updated_at: now,
+        await requireSynchronousCommit(trx, engine);
+        const sentId = await insertSentMessage(trx, {
+          account_id: sender.accountId,
+          mailbox_id: sender.mailboxId,
+          from_address: sender.address,
+          to_json: JSON.stringify(to),
+          cc_json: JSON.stringify(cc),
+          bcc_json: JSON.stringify(bcc),
+          subject: body.subject,
+          text_body: composed.text.slice(0, MAX_STORED_BODY_CHARS),
+          html_body: body.html?.trim() ? body.html.slice(0, MAX_STORED_BODY_CHARS) : null,
+          attachments_json: JSON.stringify(
+            attachmentRows.map((row) => ({
+              filename: row.filename,
+              contentType: row.content_type,
+              size: row.size,
             })),
-          )
-          .execute();
-        return inserted.id;
+          ),
+          message_id: composed.messageId,
+          recipient_count: recipients.length,
+          size: composed.size,
+          sha256: composed.sha256,
+          created_at: now,
+        });
+        await copyFileToChunks(composed.path, composed.size, (seq, data) =>
+          insertSentMessageChunk(trx, sentId, seq, data),
+        );
+        await insertDeliveries(
+          trx,
+          recipients.map((rcpt) => ({
+            sent_id: sentId,
+            rcpt,
+            status: 'queued' as const,
+            attempts: 0,
+            next_attempt_at: now,
+            created_at: now,
+            updated_at: now,
+          })),
+        );
+        return sentId;
       });
       deps.onQueued();
       return { id, status: 'queued' };
@@ -449,23 +443,13 @@ export function createSendingService(deps: SendingDeps) {
 
     async list(auth: AuthContext, query: PageQuery): Promise<PageOf<SentItem>> {
       return pageOf(query, async (limit, offset) => {
+        const scope = scopeOf(auth);
         const [rows, total] = await Promise.all([
-          scoped(auth)
-            .selectAll()
-            .orderBy('created_at', 'desc')
-            .orderBy('id', 'desc')
-            .limit(limit)
-            .offset(offset)
-            .execute(),
-          scoped(auth)
-            .select((eb) => eb.fn.countAll<number>().as('count'))
-            .executeTakeFirstOrThrow(),
+          listSentMessages(db, scope, { limit, offset }),
+          countSentMessages(db, scope),
         ]);
         const deliveries = await deliveriesOf(rows.map((row) => row.id));
-        return {
-          rows: rows.map((row) => itemView(row, deliveries.get(row.id) ?? [])),
-          total: Number(total.count),
-        };
+        return { rows: rows.map((row) => itemView(row, deliveries.get(row.id) ?? [])), total };
       });
     },
 
@@ -494,14 +478,13 @@ export function createSendingService(deps: SendingDeps) {
 
     /** Deletes sent items; deliveries still queued for them are cancelled with them. */
     async remove(auth: AuthContext, ids: number[]): Promise<number> {
-      const owned = (await scoped(auth).select('id').where('id', 'in', ids).execute()).map((row) => row.id);
+      const owned = await findSentMessageIds(db, scopeOf(auth), ids);
       if (owned.length === 0) {
         throw ApiError.notFound(NOT_FOUND);
       }
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('outbound_queue').where('sent_id', 'in', owned).execute();
-        await trx.deleteFrom('sent_message_chunks').where('sent_id', 'in', owned).execute();
-        await trx.deleteFrom('sent_messages').where('id', 'in', owned).execute();
+        await deleteDeliveriesOfSentMessages(trx, owned);
+        await deleteSentMessages(trx, owned);
       });
       return owned.length;
     },
@@ -510,15 +493,7 @@ export function createSendingService(deps: SendingDeps) {
   };
 
   function content(sentId: number): Readable {
-    return streamChunks(async (seq) => {
-      const row = await db
-        .selectFrom('sent_message_chunks')
-        .select('data')
-        .where('sent_id', '=', sentId)
-        .where('seq', '=', seq)
-        .executeTakeFirst();
-      return row?.data;
-    });
+    return streamChunks((seq) => findSentMessageChunk(db, sentId, seq));
   }
 }
 

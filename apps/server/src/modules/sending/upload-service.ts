@@ -6,6 +6,14 @@ import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ErrorCode, type UploadedFile } from '@youju/contract';
 import type { Kysely } from 'kysely';
+import {
+  deleteUploads,
+  findUploadChunk,
+  findUploadsOfOwner,
+  insertUpload,
+  insertUploadChunk,
+  listUploadIdsCreatedBefore,
+} from '../../db/repositories/upload-repo.js';
 import type { Database, UploadRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { HOUR } from '../../lib/time.js';
@@ -87,18 +95,9 @@ export function createUploadService(deps: { db: Kysely<Database>; dataDir: strin
   let timer: NodeJS.Timeout | null = null;
 
   async function cleanup(now = Date.now()): Promise<number> {
-    const old = await db
-      .selectFrom('uploads')
-      .select('id')
-      .where('created_at', '<', now - UPLOAD_LIFETIME_MS)
-      .limit(500)
-      .execute();
-    if (old.length === 0) return 0;
-    const ids = old.map((row) => row.id);
-    await db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('upload_chunks').where('upload_id', 'in', ids).execute();
-      await trx.deleteFrom('uploads').where('id', 'in', ids).execute();
-    });
+    const ids = await listUploadIdsCreatedBefore(db, now - UPLOAD_LIFETIME_MS, 500);
+    if (ids.length === 0) return 0;
+    await db.transaction().execute((trx) => deleteUploads(trx, ids));
     return ids.length;
   }
 
@@ -156,10 +155,8 @@ export function createUploadService(deps: { db: Kysely<Database>; dataDir: strin
           created_at: Date.now(),
         };
         await db.transaction().execute(async (trx) => {
-          await trx.insertInto('uploads').values(row).execute();
-          await copyFileToChunks(path, row.size, (seq, data) =>
-            trx.insertInto('upload_chunks').values({ upload_id: id, seq, data }).execute(),
-          );
+          await insertUpload(trx, row);
+          await copyFileToChunks(path, row.size, (seq, data) => insertUploadChunk(trx, id, seq, data));
         });
         return view(row);
       } finally {
@@ -170,13 +167,7 @@ export function createUploadService(deps: { db: Kysely<Database>; dataDir: strin
     /** The caller's uploads among `ids`, in the order given; any other id is "not found". */
     async owned(owner: UploadOwner, ids: string[]): Promise<UploadRow[]> {
       if (ids.length === 0) return [];
-      const rows = await db
-        .selectFrom('uploads')
-        .selectAll()
-        .where('id', 'in', ids)
-        .where('owner_kind', '=', owner.kind)
-        .where('owner_id', '=', owner.id)
-        .execute();
+      const rows = await findUploadsOfOwner(db, { owner_kind: owner.kind, owner_id: owner.id }, ids);
       return ids.map((id) => {
         const row = rows.find((candidate) => candidate.id === id);
         if (!row) throw ApiError.notFound('附件不存在或已过期（上传超过 24 小时未发送会被清理），请重新上传');
@@ -186,15 +177,7 @@ export function createUploadService(deps: { db: Kysely<Database>; dataDir: strin
 
     /** The bytes of an upload, streamed from the database. */
     content(id: string): Readable {
-      return streamChunks(async (seq) => {
-        const row = await db
-          .selectFrom('upload_chunks')
-          .select('data')
-          .where('upload_id', '=', id)
-          .where('seq', '=', seq)
-          .executeTakeFirst();
-        return row?.data;
-      });
+      return streamChunks((seq) => findUploadChunk(db, id, seq));
     },
   };
 }

@@ -1,4 +1,14 @@
 import type { Kysely } from 'kysely';
+import { revokeApiKeysOfOwner } from '../../db/repositories/api-key-repo.js';
+import { findMailboxIdentity } from '../../db/repositories/mailbox-repo.js';
+import {
+  findLiveSessionByTokenHash,
+  insertSession,
+  revokeOpenSessionsOfSubject,
+  revokeSession,
+  touchSession,
+} from '../../db/repositories/session-repo.js';
+import { findSystemAccountIdentity } from '../../db/repositories/system-account-repo.js';
 import type { Database } from '../../db/schema.js';
 import { DAY } from '../../lib/time.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
@@ -32,42 +42,29 @@ export function createSessionService(db: Kysely<Database>) {
     async issue(kind: SubjectKind, subjectId: number, client: ClientInfo, expiresAt?: number | null) {
       const token = newToken();
       const now = Date.now();
-      await db
-        .insertInto('sessions')
-        .values({
-          token_hash: hashToken(token),
-          subject_kind: kind,
-          subject_id: subjectId,
-          created_at: now,
-          last_seen_at: now,
-          expires_at: expiresAt ?? now + SESSION_LIFETIME,
-          ip: client.ip.slice(0, 64),
-          user_agent: client.userAgent.slice(0, 300),
-        })
-        .execute();
+      await insertSession(db, {
+        token_hash: hashToken(token),
+        subject_kind: kind,
+        subject_id: subjectId,
+        created_at: now,
+        last_seen_at: now,
+        expires_at: expiresAt ?? now + SESSION_LIFETIME,
+        ip: client.ip.slice(0, 64),
+        user_agent: client.userAgent.slice(0, 300),
+      });
       return token;
     },
 
     async authenticate(token: string): Promise<AuthContext | null> {
       if (!token || token.length > 200) return null;
       const now = Date.now();
-      const session = await db
-        .selectFrom('sessions')
-        .selectAll()
-        .where('token_hash', '=', hashToken(token))
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', now)
-        .executeTakeFirst();
+      const session = await findLiveSessionByTokenHash(db, hashToken(token), now);
       if (!session) return null;
 
       let context: AuthContext | null = null;
       let slides = true;
       if (session.subject_kind === 'system') {
-        const account = await db
-          .selectFrom('system_accounts')
-          .select(['id', 'username', 'role', 'enabled'])
-          .where('id', '=', session.subject_id)
-          .executeTakeFirst();
+        const account = await findSystemAccountIdentity(db, session.subject_id);
         if (account?.enabled) {
           context = {
             sessionId: session.id,
@@ -78,11 +75,7 @@ export function createSessionService(db: Kysely<Database>) {
           };
         }
       } else {
-        const mailbox = await db
-          .selectFrom('mailboxes')
-          .select(['id', 'address', 'enabled', 'expires_at', 'password_hash'])
-          .where('id', '=', session.subject_id)
-          .executeTakeFirst();
+        const mailbox = await findMailboxIdentity(db, session.subject_id);
         if (mailbox?.enabled && (mailbox.expires_at === null || mailbox.expires_at > now)) {
           context = {
             sessionId: session.id,
@@ -97,17 +90,13 @@ export function createSessionService(db: Kysely<Database>) {
       }
       if (!context) return null;
       if (slides && now - session.last_seen_at > TOUCH_INTERVAL) {
-        await db
-          .updateTable('sessions')
-          .set({ last_seen_at: now, expires_at: now + SESSION_LIFETIME })
-          .where('id', '=', session.id)
-          .execute();
+        await touchSession(db, session.id, now, now + SESSION_LIFETIME);
       }
       return context;
     },
 
     async revoke(sessionId: number): Promise<void> {
-      await db.updateTable('sessions').set({ revoked_at: Date.now() }).where('id', '=', sessionId).execute();
+      await revokeSession(db, sessionId, Date.now());
     },
 
     /** Ends every session of an account or mailbox (password change, disabling, deletion). */
@@ -118,21 +107,8 @@ export function createSessionService(db: Kysely<Database>) {
      */
     async revokeAll(kind: SubjectKind, subjectId: number): Promise<void> {
       const now = Date.now();
-      await db
-        .updateTable('sessions')
-        .set({ revoked_at: now })
-        .where('subject_kind', '=', kind)
-        .where('subject_id', '=', subjectId)
-        .where('revoked_at', 'is', null)
-        .execute();
-      if (kind === 'system') {
-        await db
-          .updateTable('api_keys')
-          .set({ revoked_at: now })
-          .where('owner_id', '=', subjectId)
-          .where('revoked_at', 'is', null)
-          .execute();
-      }
+      await revokeOpenSessionsOfSubject(db, kind, subjectId, now);
+      if (kind === 'system') await revokeApiKeysOfOwner(db, subjectId, now);
     },
   };
 }

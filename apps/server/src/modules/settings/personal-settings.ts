@@ -1,5 +1,6 @@
 import type { PersonalSettings } from '@youju/contract';
 import type { Kysely } from 'kysely';
+import { findPersonalSettings, savePersonalSettings } from '../../db/repositories/personal-setting-repo.js';
 import type { Database } from '../../db/schema.js';
 import type { SubjectKind } from '../sessions/session-service.js';
 
@@ -8,12 +9,7 @@ const DEFAULTS: PersonalSettings = { displayName: '', signature: '' };
 /** Display name and signature of one account or mailbox (table `personal_settings`). */
 export function createPersonalSettingsService(db: Kysely<Database>) {
   async function get(kind: SubjectKind, subjectId: number): Promise<PersonalSettings> {
-    const row = await db
-      .selectFrom('personal_settings')
-      .select(['display_name', 'signature'])
-      .where('subject_kind', '=', kind)
-      .where('subject_id', '=', subjectId)
-      .executeTakeFirst();
+    const row = await findPersonalSettings(db, { subject_kind: kind, subject_id: subjectId });
     return row ? { displayName: row.display_name, signature: row.signature } : { ...DEFAULTS };
   }
 
@@ -26,11 +22,7 @@ export function createPersonalSettingsService(db: Kysely<Database>) {
         signature: next.signature.replace(/\r\n/g, '\n'),
         updated_at: Date.now(),
       };
-      await db
-        .insertInto('personal_settings')
-        .values({ subject_kind: kind, subject_id: subjectId, ...values })
-        .onConflict((conflict) => conflict.columns(['subject_kind', 'subject_id']).doUpdateSet(values))
-        .execute();
+      await savePersonalSettings(db, { subject_kind: kind, subject_id: subjectId }, values);
       return get(kind, subjectId);
     },
   };

@@ -8,6 +8,7 @@ import {
   type UpdateSettingBody,
 } from '@youju/contract';
 import type { Kysely } from 'kysely';
+import { findDomainById } from '../../db/repositories/domain-repo.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { AuthContext, SubjectKind } from '../sessions/session-service.js';
@@ -16,11 +17,12 @@ import type { SettingsService } from './settings-service.js';
 
 /**
  * The payment settings as the store's payment module keeps them (modules/payments, settings key
- * `payment`); this module only shows them masked and passes changes through.
+ * `payment`). That module owns them and the EPay key's rules (masked when read, the mask sent back
+ * keeps it); this one only passes the `payment` part through.
  */
 export interface PaymentSettingsPort {
-  read(): Promise<Omit<PaymentSettingsView, 'epayKeySet' | 'epayKeyMasked'> & { epayKey: string }>;
-  update(changes: PaymentSettingsChanges): Promise<unknown>;
+  maskedView(): Promise<PaymentSettingsView>;
+  updateFromSettingsPage(changes: PaymentSettingsChanges): Promise<unknown>;
 }
 
 /** `******` for a set secret: nothing of the secret itself, not even its length or its end. */
@@ -107,9 +109,7 @@ export function createSettingsEditor(deps: {
   }
 
   async function paymentView(): Promise<PaymentSettingsView | undefined> {
-    if (!payments) return undefined;
-    const { epayKey, ...rest } = await payments.read();
-    return { ...rest, epayKeySet: epayKey.length > 0, epayKeyMasked: maskSecret(epayKey) };
+    return payments?.maskedView();
   }
 
   async function checkSystem(changes: Partial<SystemSettings>): Promise<Partial<SystemSettings>> {
@@ -121,11 +121,7 @@ export function createSettingsEditor(deps: {
     }
     if (next.relayUrl !== undefined) next.relayUrl = acceptRelayUrl(next.relayUrl, current.relayUrl);
     if (next.defaultDomainId !== undefined && next.defaultDomainId !== null) {
-      const domain = await db
-        .selectFrom('domains')
-        .select('id')
-        .where('id', '=', next.defaultDomainId)
-        .executeTakeFirst();
+      const domain = await findDomainById(db, next.defaultDomainId);
       if (!domain) throw ApiError.badRequest('默认域名（defaultDomainId）不存在，请先在域名管理中添加');
     }
     const perHour = next.sendPerHour ?? current.sendPerHour;
@@ -156,13 +152,10 @@ export function createSettingsEditor(deps: {
       }
       // Validate everything before writing anything, so a bad value changes nothing.
       const system = body.system ? await checkSystem(body.system) : null;
-      let payment: PaymentSettingsChanges | null = null;
       if (body.payment) {
         if (!payments) throw ApiError.badRequest('支付设置暂不可用');
-        const { epayKey, ...rest } = body.payment;
-        payment = epayKey === undefined || isMasked(epayKey) ? rest : { ...rest, epayKey };
+        await payments.updateFromSettingsPage(body.payment);
       }
-      if (payment && payments) await payments.update(payment);
       if (system) await settings.update(system);
       if (body.personal) {
         const subject = subjectOf(auth);

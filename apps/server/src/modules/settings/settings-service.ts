@@ -1,5 +1,6 @@
 import { DEFAULT_SYSTEM_SETTINGS, type SystemSettings } from '@youju/contract';
 import type { Kysely } from 'kysely';
+import { listSettings, saveSetting } from '../../db/repositories/setting-repo.js';
 import type { Database } from '../../db/schema.js';
 
 /**
@@ -9,7 +10,7 @@ import type { Database } from '../../db/schema.js';
 export function createSettingsService(db: Kysely<Database>) {
   return {
     async get(): Promise<SystemSettings> {
-      const rows = await db.selectFrom('settings').selectAll().execute();
+      const rows = await listSettings(db);
       const stored: Record<string, unknown> = {};
       for (const row of rows) {
         try {
@@ -29,11 +30,7 @@ export function createSettingsService(db: Kysely<Database>) {
       await db.transaction().execute(async (trx) => {
         for (const [key, value] of Object.entries(changes)) {
           if (value === undefined) continue;
-          await trx
-            .insertInto('settings')
-            .values({ key, value: JSON.stringify(value) })
-            .onConflict((conflict) => conflict.column('key').doUpdateSet({ value: JSON.stringify(value) }))
-            .execute();
+          await saveSetting(trx, key, JSON.stringify(value));
         }
       });
     },

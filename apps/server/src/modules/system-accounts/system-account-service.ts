@@ -5,7 +5,22 @@ import type {
   PageQuery,
   SysAccount,
 } from '@youju/contract';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
+import { countDomainsOfOwner } from '../../db/repositories/domain-repo.js';
+import { deleteMailboxesOfOwner } from '../../db/repositories/mailbox-repo.js';
+import { revokeAllSessionsOfSystemAccount } from '../../db/repositories/session-repo.js';
+import {
+  anyAdministratorExists,
+  countEnabledAdministratorsExcept,
+  countSystemAccounts,
+  deleteSystemAccount,
+  findSystemAccountById,
+  findSystemAccountByUsername,
+  getSystemAccountById,
+  insertSystemAccount,
+  listSystemAccounts,
+  updateSystemAccount,
+} from '../../db/repositories/system-account-repo.js';
 import type { Database, SystemAccountRow, SystemAccountUpdate } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { pageOf } from '../../lib/paging.js';
@@ -26,20 +41,9 @@ export function sysAccountView(row: SystemAccountRow): SysAccount {
   };
 }
 
-async function enabledAdminCount(trx: Transaction<Database>, exceptId: number): Promise<number> {
-  const { count } = await trx
-    .selectFrom('system_accounts')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('role', '=', 'admin')
-    .where('enabled', '=', 1)
-    .where('id', '!=', exceptId)
-    .executeTakeFirstOrThrow();
-  return Number(count);
-}
-
 export function createSystemAccountService(db: Kysely<Database>, sessions: SessionService) {
   async function find(id: number): Promise<SystemAccountRow> {
-    const row = await db.selectFrom('system_accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await findSystemAccountById(db, id);
     if (!row) throw ApiError.notFound('账号不存在');
     return row;
   }
@@ -48,13 +52,10 @@ export function createSystemAccountService(db: Kysely<Database>, sessions: Sessi
     async list(query: PageQuery): Promise<PageOf<SysAccount>> {
       return pageOf(query, async (limit, offset) => {
         const [rows, total] = await Promise.all([
-          db.selectFrom('system_accounts').selectAll().orderBy('id').limit(limit).offset(offset).execute(),
-          db
-            .selectFrom('system_accounts')
-            .select((eb) => eb.fn.countAll<number>().as('count'))
-            .executeTakeFirstOrThrow(),
+          listSystemAccounts(db, limit, offset),
+          countSystemAccounts(db),
         ]);
-        return { rows: rows.map(sysAccountView), total: Number(total.count) };
+        return { rows: rows.map(sysAccountView), total };
       });
     },
 
@@ -62,25 +63,18 @@ export function createSystemAccountService(db: Kysely<Database>, sessions: Sessi
       const username = input.username.trim();
       const passwordHash = await hashPassword(input.password);
       return db.transaction().execute(async (trx) => {
-        const existing = await trx
-          .selectFrom('system_accounts')
-          .select('id')
-          .where('username', '=', username)
-          .executeTakeFirst();
-        if (existing) throw ApiError.conflict(`用户名 ${username} 已存在，请换一个`);
-        const row = await trx
-          .insertInto('system_accounts')
-          .values({
-            username,
-            password_hash: passwordHash,
-            role: input.role,
-            enabled: 1,
-            max_domains: input.maxDomains ?? 0,
-            max_mailboxes: input.maxMailboxes ?? 0,
-            created_at: Date.now(),
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        if (await findSystemAccountByUsername(trx, username)) {
+          throw ApiError.conflict(`用户名 ${username} 已存在，请换一个`);
+        }
+        const row = await insertSystemAccount(trx, {
+          username,
+          password_hash: passwordHash,
+          role: input.role,
+          enabled: 1,
+          max_domains: input.maxDomains ?? 0,
+          max_mailboxes: input.maxMailboxes ?? 0,
+          created_at: Date.now(),
+        });
         return sysAccountView(row);
       });
     },
@@ -93,27 +87,17 @@ export function createSystemAccountService(db: Kysely<Database>, sessions: Sessi
       if (input.maxDomains !== undefined) changes.max_domains = input.maxDomains;
       if (input.maxMailboxes !== undefined) changes.max_mailboxes = input.maxMailboxes;
       const row = await db.transaction().execute(async (trx) => {
-        const current = await trx
-          .selectFrom('system_accounts')
-          .selectAll()
-          .where('id', '=', input.id)
-          .executeTakeFirst();
+        const current = await findSystemAccountById(trx, input.id);
         if (!current) throw ApiError.notFound('账号不存在');
         const losesAdmin =
           current.role === 'admin' &&
           current.enabled === 1 &&
           (changes.role === 'user' || changes.enabled === 0);
-        if (losesAdmin && (await enabledAdminCount(trx, current.id)) === 0) {
+        if (losesAdmin && (await countEnabledAdministratorsExcept(trx, current.id)) === 0) {
           throw ApiError.conflict('这是最后一个启用的管理员，不能降级或停用；请先设置另一个管理员');
         }
-        if (Object.keys(changes).length > 0) {
-          await trx.updateTable('system_accounts').set(changes).where('id', '=', input.id).execute();
-        }
-        return trx
-          .selectFrom('system_accounts')
-          .selectAll()
-          .where('id', '=', input.id)
-          .executeTakeFirstOrThrow();
+        if (Object.keys(changes).length > 0) await updateSystemAccount(trx, input.id, changes);
+        return getSystemAccountById(trx, input.id);
       });
       // A new password or a disabled account ends every session at once.
       if (changes.password_hash !== undefined || changes.enabled === 0)
@@ -123,44 +107,30 @@ export function createSystemAccountService(db: Kysely<Database>, sessions: Sessi
 
     async remove(auth: AuthContext, id: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        const current = await trx
-          .selectFrom('system_accounts')
-          .selectAll()
-          .where('id', '=', id)
-          .executeTakeFirst();
+        const current = await findSystemAccountById(trx, id);
         if (!current) throw ApiError.notFound('账号不存在');
         if (current.id === auth.accountId) throw ApiError.conflict('不能删除当前登录的账号');
-        if (current.role === 'admin' && current.enabled === 1 && (await enabledAdminCount(trx, id)) === 0) {
+        if (
+          current.role === 'admin' &&
+          current.enabled === 1 &&
+          (await countEnabledAdministratorsExcept(trx, id)) === 0
+        ) {
           throw ApiError.conflict('这是最后一个启用的管理员，不能删除');
         }
-        const { count } = await trx
-          .selectFrom('domains')
-          .select((eb) => eb.fn.countAll<number>().as('count'))
-          .where('owner_id', '=', id)
-          .executeTakeFirstOrThrow();
-        if (Number(count) > 0) {
+        const count = await countDomainsOfOwner(trx, id);
+        if (count > 0) {
           throw ApiError.conflict(`该账号还拥有 ${count} 个域名，请先删除这些域名后再删除账号`);
         }
-        await trx
-          .updateTable('sessions')
-          .set({ revoked_at: Date.now() })
-          .where('subject_kind', '=', 'system')
-          .where('subject_id', '=', id)
-          .execute();
-        await trx.deleteFrom('mailboxes').where('owner_id', '=', id).execute();
-        await trx.deleteFrom('system_accounts').where('id', '=', id).execute();
+        await revokeAllSessionsOfSystemAccount(trx, id, Date.now());
+        await deleteMailboxesOfOwner(trx, id);
+        await deleteSystemAccount(trx, id);
       });
     },
 
     find,
 
     async adminExists(): Promise<boolean> {
-      const row = await db
-        .selectFrom('system_accounts')
-        .select('id')
-        .where('role', '=', 'admin')
-        .executeTakeFirst();
-      return row !== undefined;
+      return anyAdministratorExists(db);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../test/support/test-server.js';
+import { startTestServer, type TestServer } from '../../test/support/test-server.js';
 import { createGroupCommit } from './group-commit.js';
 
 describe('group commit', () => {

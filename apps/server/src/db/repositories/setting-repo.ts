@@ -1,0 +1,22 @@
+import type { SettingTable } from '../schema.js';
+import type { Queryable } from './queryable.js';
+
+/** Every stored setting: one row per key, its value JSON. */
+export async function listSettings(db: Queryable): Promise<SettingTable[]> {
+  return db.selectFrom('settings').selectAll().execute();
+}
+
+/** The stored JSON of one key, or undefined when it was never set. */
+export async function findSettingValue(db: Queryable, key: string): Promise<string | undefined> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  return row?.value;
+}
+
+/** Stores one key's JSON, replacing what it held. */
+export async function saveSetting(db: Queryable, key: string, value: string): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ key, value })
+    .onConflict((conflict) => conflict.column('key').doUpdateSet({ value }))
+    .execute();
+}

@@ -1,0 +1,301 @@
+import { request } from 'node:http';
+import type { Static } from '@sinclair/typebox';
+import { expect } from 'vitest';
+import type {
+  AddressList,
+  ApiKeyView,
+  BlacklistList,
+  BuyEmailData,
+  Card,
+  CardBatch,
+  CertificatesData,
+  CheckAddressData,
+  CreateCardData,
+  CreatedAddress,
+  DashboardView,
+  DeletedCount,
+  DkimData,
+  DnsProviderData,
+  DnsRecordsData,
+  Domain,
+  DomainList,
+  EmailAccount,
+  ErrorCodeValue,
+  Filter,
+  FilterList,
+  GetVarResponse,
+  ImportEmailAccountData,
+  LoginData,
+  LoginEmailData,
+  LoginHistoryItem,
+  MailDetail,
+  MailItem,
+  OpenDomainList,
+  Order,
+  PageOf,
+  PayMethodList,
+  PaySettings,
+  PublicOrderList,
+  RegEmailData,
+  RevokedCount,
+  SaleDomainList,
+  SendEmailData,
+  SentDetail,
+  SentItem,
+  SessionList,
+  SettingData,
+  StartAuthData,
+  SysAccount,
+  UnreadData,
+  UpdatedCount,
+  UploadedFile,
+  VerCardData,
+  VersionInfo,
+} from '@youju/contract';
+
+/** A call that worked: error 0 and the call's data (none for calls that only say "done"). */
+export interface ApiSuccess<T> {
+  error: 0;
+  msg: string;
+  data: T;
+}
+
+/** A refused call: one of the contract's error codes and a Chinese message; never data. */
+export interface ApiFailure {
+  error: Exclude<ErrorCodeValue, 0>;
+  msg: string;
+  data?: undefined;
+  /** where the client goes next (302: the login page) */
+  url?: string;
+  /** details some refusals add, such as `retryAfterSeconds` */
+  [detail: string]: unknown;
+}
+
+/**
+ * The contract's envelope (`{ error, msg, data? }`), split on `error` so that a test that checks
+ * `body.error !== 0` (or calls {@link expectOk}) reads `data` with the call's type.
+ */
+export type ApiEnvelope<T> = ApiSuccess<T> | ApiFailure;
+
+/** An envelope with nothing in `data`. */
+type Done = ApiEnvelope<undefined>;
+
+/**
+ * What each call under /api answers, by path (without the query), in the contract's types: the
+ * route's declared response schema in apps/server/src/modules/<feature>/*-routes.ts.
+ */
+export interface ApiBodies {
+  // public and sign-in
+  getVar: GetVarResponse;
+  startAuth: ApiEnvelope<StartAuthData>;
+  login: ApiEnvelope<LoginData>;
+  loginEmail: ApiEnvelope<LoginEmailData>;
+  regEmail: ApiEnvelope<RegEmailData>;
+  getArrDomains: ApiEnvelope<Static<typeof OpenDomainList>>;
+  getAdminDomains: ApiEnvelope<Static<typeof SaleDomainList>>;
+  checkAddress: ApiEnvelope<CheckAddressData>;
+  getPayMethods: ApiEnvelope<Static<typeof PayMethodList>>;
+  buyEmail: ApiEnvelope<BuyEmailData>;
+  queryOrder: ApiEnvelope<Static<typeof PublicOrderList>>;
+  verCard: ApiEnvelope<VerCardData>;
+  // session
+  'user/logout': Done;
+  'user/changePassword': ApiEnvelope<{ token: string }>;
+  'user/getSessions': ApiEnvelope<Static<typeof SessionList>>;
+  'user/revokeSession': Done;
+  'user/revokeOtherSessions': ApiEnvelope<Static<typeof RevokedCount>>;
+  'user/getLoginHistory': ApiEnvelope<PageOf<LoginHistoryItem>>;
+  // domains, DKIM, DNS, certificates
+  'user/getDomains': ApiEnvelope<Static<typeof DomainList>>;
+  'user/addDomain': ApiEnvelope<Domain>;
+  'user/editDomain': ApiEnvelope<Domain>;
+  'user/verifyDomain': ApiEnvelope<Domain>;
+  'user/delDomain': Done;
+  'user/getDkim': ApiEnvelope<DkimData>;
+  'user/rotateDkim': ApiEnvelope<DkimData>;
+  'user/removeDkimKey': ApiEnvelope<DkimData>;
+  'user/checkDNS': ApiEnvelope<DnsRecordsData>;
+  'user/setDNS': ApiEnvelope<DnsRecordsData>;
+  'user/getDnsProvider': ApiEnvelope<DnsProviderData>;
+  'user/setDnsProvider': ApiEnvelope<DnsProviderData>;
+  'user/getCertificates': ApiEnvelope<CertificatesData>;
+  'user/reloadCertificates': ApiEnvelope<CertificatesData>;
+  // mail
+  'user/createEmail': ApiEnvelope<CreatedAddress>;
+  'user/emailList': ApiEnvelope<Static<typeof AddressList>>;
+  'user/getInbox': ApiEnvelope<PageOf<MailItem>>;
+  'user/getEmail': ApiEnvelope<MailDetail>;
+  'user/getUnreadEmail': ApiEnvelope<UnreadData>;
+  'user/setReadEmail': Done;
+  'user/updateEmail': ApiEnvelope<MailItem>;
+  'user/delEmail': ApiEnvelope<Static<typeof DeletedCount>>;
+  'user/deleteEmailsInTimeRange': ApiEnvelope<Static<typeof DeletedCount>>;
+  'user/getFilters': ApiEnvelope<Static<typeof FilterList>>;
+  'user/addFilter': ApiEnvelope<Filter>;
+  'user/delFilter': Done;
+  // sending
+  'user/uploadFile': ApiEnvelope<UploadedFile>;
+  'user/sendEmail': ApiEnvelope<SendEmailData>;
+  'user/getSentEmail': ApiEnvelope<PageOf<SentItem>>;
+  'user/getSentDetail': ApiEnvelope<SentDetail>;
+  'user/delSentEmail': ApiEnvelope<Static<typeof DeletedCount>>;
+  // business
+  'user/getEmailAccount': ApiEnvelope<PageOf<EmailAccount>>;
+  'user/searchEmailAccount': ApiEnvelope<PageOf<EmailAccount>>;
+  'user/getEmailAccountById': ApiEnvelope<EmailAccount>;
+  'user/createEmailAccount': ApiEnvelope<EmailAccount>;
+  'user/editEmailAccount': ApiEnvelope<EmailAccount>;
+  'user/batchEditEmailAccount': ApiEnvelope<Static<typeof UpdatedCount>>;
+  'user/delEmailAccount': ApiEnvelope<Static<typeof DeletedCount>>;
+  'user/importEmailAccount': ApiEnvelope<ImportEmailAccountData>;
+  'user/getCard': ApiEnvelope<PageOf<Card>>;
+  'user/getCardBatches': ApiEnvelope<CardBatch[]>;
+  'user/createCard': ApiEnvelope<CreateCardData>;
+  'user/editCard': ApiEnvelope<Card>;
+  'user/delCard': ApiEnvelope<Static<typeof DeletedCount>>;
+  'user/getOrders': ApiEnvelope<PageOf<Order>>;
+  'user/confirmOrder': ApiEnvelope<Order>;
+  'user/cancelOrder': ApiEnvelope<Order>;
+  'user/getPaySettings': ApiEnvelope<PaySettings>;
+  'user/updatePaySettings': ApiEnvelope<PaySettings>;
+  // operations
+  'user/getSetting': ApiEnvelope<SettingData>;
+  'user/updateSetting': ApiEnvelope<SettingData>;
+  'user/getKey': ApiEnvelope<ApiKeyView>;
+  'user/refreshKey': ApiEnvelope<ApiKeyView>;
+  'user/getVersion': ApiEnvelope<VersionInfo>;
+  'user/getDashboard': ApiEnvelope<DashboardView>;
+  'admin/getSysAccount': ApiEnvelope<PageOf<SysAccount>>;
+  'admin/createSysAccount': ApiEnvelope<SysAccount>;
+  'admin/editSysAccount': ApiEnvelope<SysAccount>;
+  'admin/delSysAccount': Done;
+  'waf/getBlacklist': ApiEnvelope<Static<typeof BlacklistList>>;
+  'waf/addBlacklistIP': ApiEnvelope<{ ip: string }>;
+  'waf/removeBlacklistIP': Done;
+  // the open API (X-API-Key)
+  'open/createEmail': ApiEnvelope<CreatedAddress>;
+  'open/getInbox': ApiEnvelope<PageOf<MailItem>>;
+  'open/getEmail': ApiEnvelope<MailDetail>;
+  'open/waitEmail': ApiEnvelope<MailDetail>;
+  'open/delEmail': ApiEnvelope<Static<typeof DeletedCount>>;
+}
+
+export type ApiPath = keyof ApiBodies;
+
+/** The body a path answers with; a path the table does not name answers an envelope of unknown data. */
+export type BodyOf<P extends string> = PathOf<P> extends ApiPath ? ApiBodies[PathOf<P>] : ApiEnvelope<unknown>;
+
+/** A path without its query. */
+type PathOf<P extends string> = P extends `${infer Path}?${string}` ? Path : P;
+
+/** A function that calls the API of one server (a test server, a server process). */
+export type ApiCaller = <P extends string>(
+  method: HttpMethod,
+  path: P,
+  options?: ApiCallOptions,
+) => Promise<ApiResponse<BodyOf<P>>>;
+
+/** Calls the API at `baseUrl`. */
+export function apiAt(baseUrl: string): ApiCaller {
+  return (method, path, options) => callApi(baseUrl, method, path, options);
+}
+
+/** The data of a successful call to `P`. */
+export type DataOf<P extends ApiPath> = ApiBodies[P] extends ApiEnvelope<infer T> ? T : never;
+
+export interface ApiResponse<B> {
+  status: number;
+  body: B;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface ApiCallOptions {
+  /** a session token, sent as `Authorization: Bearer …` */
+  token?: string;
+  /** sent as JSON, or as is when it is a string */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /**
+   * the loopback address to call from (127.0.0.2 …): the server listens on 127.0.0.1 and Linux
+   * routes all of 127.0.0.0/8 to loopback, so the server sees this address as the client's
+   */
+  localAddress?: string;
+}
+
+/**
+ * Calls `<baseUrl>/api/<path>` over real HTTP and returns the status and the parsed body (the text
+ * itself when it is not JSON). The body's type follows the path, from {@link ApiBodies}.
+ */
+export async function callApi<P extends string>(
+  baseUrl: string,
+  method: HttpMethod,
+  path: P,
+  options: ApiCallOptions = {},
+): Promise<ApiResponse<BodyOf<P>>> {
+  const url = `${baseUrl}/api/${path.replace(/^\//, '')}`;
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let payload: string | undefined;
+  if (options.body !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+  }
+  const { status, text } = options.localAddress
+    ? await requestFrom(options.localAddress, url, method, headers, payload)
+    : await fetch(url, { method, headers, body: payload }).then(async (response) => ({
+        status: response.status,
+        text: await response.text(),
+      }));
+  return { status, body: parseBody(text) as BodyOf<P> };
+}
+
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** fetch cannot choose the local address, so a call from another loopback address uses node:http. */
+function requestFrom(
+  localAddress: string,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  payload: string | undefined,
+): Promise<{ status: number; text: string }> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method,
+        localAddress,
+        headers,
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+      },
+    );
+    outgoing.on('error', reject);
+    if (payload) outgoing.write(payload);
+    outgoing.end();
+  });
+}
+
+/**
+ * Fails with the whole envelope unless the call worked (error 0); afterwards `body.data` has the
+ * call's type.
+ */
+export function expectOk<T>(body: ApiEnvelope<T>): asserts body is ApiSuccess<T> {
+  expect(body.error, JSON.stringify(body)).toBe(0);
+}
