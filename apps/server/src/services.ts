@@ -5,34 +5,31 @@ import type { Engine } from './db/database.js';
 import type { Database } from './db/schema.js';
 import { createDatabaseRateLimits } from './lib/database-rate-limits.js';
 import { memoryRateLimits } from './lib/rate-limiter.js';
-import { createApiKeyService } from './modules/api-keys/api-key-service.js';
-import { createAuthService } from './modules/auth/auth-service.js';
-import { createCardService } from './modules/cards/card-service.js';
-import { createCertificateService } from './modules/certificates/certificate-service.js';
-import { createDashboardService } from './modules/dashboard/dashboard-service.js';
-import { createDkimService } from './modules/dkim/dkim-service.js';
-import { createDnsLookup } from './modules/dns/dns-lookup.js';
-import { createDnsService } from './modules/dns/dns-service.js';
-import { createDomainService } from './modules/domains/domain-service.js';
-import { createEmailAccountService } from './modules/email-accounts/email-account-service.js';
-import { remainingStock } from './modules/email-accounts/mailbox-limits.js';
-import { createFilterService } from './modules/filters/filter-service.js';
-import { createBlacklistService } from './modules/firewall/blacklist-service.js';
-import { createFirewallService } from './modules/firewall/firewall-service.js';
-import { createInboundService } from './modules/mail/inbound-service.js';
-import { createMailEvents } from './modules/mail/mail-events.js';
-import { createMailService } from './modules/mail/mail-service.js';
-import { createOpenApiService } from './modules/open-api/open-api-service.js';
-import { createOrderService } from './modules/orders/order-service.js';
-import { createPaySettingsStore } from './modules/payments/payment-settings.js';
-import { createSecurityService } from './modules/security/security-service.js';
-import { createSendingModule } from './modules/sending/sending-module.js';
-import { createSessionService } from './modules/sessions/session-service.js';
-import { createPersonalSettingsService } from './modules/settings/personal-settings.js';
-import { createSettingsEditor } from './modules/settings/settings-editor.js';
-import { createSettingsService } from './modules/settings/settings-service.js';
-import { createSystemAccountService } from './modules/system-accounts/system-account-service.js';
-import { createVersionService } from './modules/version/version-service.js';
+import { createApiKeyService } from './modules/api-keys/index.js';
+import { createAuthService } from './modules/auth/index.js';
+import { createCardService } from './modules/cards/index.js';
+import { createCertificateService } from './modules/certificates/index.js';
+import { createDashboardService } from './modules/dashboard/index.js';
+import { createDkimService } from './modules/dkim/index.js';
+import { createDnsLookup, createDnsService } from './modules/dns/index.js';
+import { createDomainService } from './modules/domains/index.js';
+import { createEmailAccountService, remainingStock } from './modules/email-accounts/index.js';
+import { createFilterService } from './modules/filters/index.js';
+import { createBlacklistService, createFirewallService } from './modules/firewall/index.js';
+import { createInboundService, createMailEvents, createMailService } from './modules/mail/index.js';
+import { createOpenApiService } from './modules/open-api/index.js';
+import { createOrderService } from './modules/orders/index.js';
+import { createPaySettingsStore } from './modules/payments/index.js';
+import { createSecurityService } from './modules/security/index.js';
+import { createSendingModule } from './modules/sending/index.js';
+import { createSessionService } from './modules/sessions/index.js';
+import {
+  createPersonalSettingsService,
+  createSettingsEditor,
+  createSettingsService,
+} from './modules/settings/index.js';
+import { createSystemAccountService } from './modules/system-accounts/index.js';
+import { createVersionService } from './modules/version/index.js';
 
 interface Logger {
   info(message: string): void;

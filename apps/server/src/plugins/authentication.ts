@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { ApiError } from '../lib/api-error.js';
-import type { AuthContext, ClientInfo } from '../modules/sessions/session-service.js';
+import type { AuthContext, ClientInfo } from '../modules/sessions/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -6,13 +6,8 @@ import {
   type SMTPServerDataStream,
   type SMTPServerSession,
 } from 'smtp-server';
-import { selfSignedCertificate } from '../modules/certificates/self-signed.js';
-import {
-  DeliveryError,
-  type Envelope,
-  type RecipientCheck,
-  type Spool,
-} from '../modules/mail/inbound-service.js';
+import { selfSignedCertificate } from '../modules/certificates/index.js';
+import { DeliveryError, type Envelope, type RecipientCheck, type Spool } from '../modules/mail/index.js';
 import { DataGuard, type DataViolation } from '../protocols/smtp/data-guard.js';
 import { Replies, type SmtpReply } from '../protocols/smtp/smtp-reply.js';
 import { loadCertificate } from './tls-certificates.js';

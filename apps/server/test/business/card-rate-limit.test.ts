@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { expectOk } from '../support/api.js';
 import { ownerWithDomain } from './helpers.js';
 
 // Its own server: the per-IP counter of wrong codes must not spill into other tests.
@@ -17,6 +18,7 @@ describe('card redemption rate limit', () => {
       token: owner.token,
       body: { count: 1, validDays: 1, domainId: owner.domain.id },
     });
+    expectOk(created.body);
     const good = created.body.data.codes[0];
     const wrongs = ['YJ-0000-0000-0000-0000', 'not a code', 'YJ-ZZZZ-ZZZZ-ZZZZ-ZZZZ'];
     for (let i = 0; i < 10; i++) {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/lib/csv.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { countMailboxes, loginMailbox, mailboxRow, ownerWithDomain } from './helpers.js';
-import { expectOk } from '../support/api.js';
+import { countMailboxes, loginMailbox, mailboxRow, mailboxSession, ownerWithDomain } from './helpers.js';
+import { type DataOf, expectDefined, expectOk } from '../support/api.js';
 
 let server: TestServer;
 let admin: string;
@@ -23,10 +23,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server.close());
 
-async function createCards(
-  token: string,
-  body: Record<string, unknown>,
-): Promise<{ codes: string[]; batchId: string }> {
+async function createCards(token: string, body: Record<string, unknown>): Promise<DataOf<'user/createCard'>> {
   const created = await server.api('POST', 'user/createCard', { token, body });
   if (created.body.error !== 0) throw new Error(JSON.stringify(created.body));
   return created.body.data;
@@ -121,7 +118,7 @@ describe('cards', () => {
     const redeemed = await redeem({ code: typed, localPart: 'Redeemed', password: 'card-pass-1' });
     expectOk(redeemed.body);
     expect(redeemed.body.data).toMatchObject({ address: 'redeemed@alice.youju.test', extended: false });
-    const days = (Date.parse(redeemed.body.data.expiresAt) - Date.now()) / 86_400_000;
+    const days = (Date.parse(redeemed.body.data.expiresAt ?? '') - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(29.9);
     expect(days).toBeLessThanOrEqual(30);
     expect(await mailboxRow(server, 'redeemed@alice.youju.test')).toMatchObject({
@@ -135,14 +132,16 @@ describe('cards', () => {
     expect(again.status).toBe(409);
     expect(again.body.msg).toMatch(/已被使用/);
     const card = await server.api('GET', 'user/getCard?status=used', { token: alice.token });
-    expect(card.body.data?.list[0]).toMatchObject({
+    expectOk(card.body);
+    const used = expectDefined(card.body.data.list[0], 'the used card');
+    expect(used).toMatchObject({
       code,
       status: 'used',
       usedBy: 'redeemed@alice.youju.test',
     });
     const edit = await server.api('POST', 'user/editCard', {
       token: alice.token,
-      body: { id: card.body.data.list[0].id, status: 'disabled' },
+      body: { id: used.id, status: 'disabled' },
     });
     expect(edit.status).toBe(409);
   });
@@ -166,7 +165,7 @@ describe('cards', () => {
       .select('address')
       .where('address', 'like', 'racer%')
       .execute();
-    expect(racers.map((r) => r.address)).toEqual([won[0]?.body.data.address]);
+    expect(racers.map((r) => r.address)).toEqual([won[0]?.body.data?.address]);
   });
 
   it('extends an existing mailbox when its password matches, and refuses otherwise without using the card', async () => {
@@ -180,13 +179,14 @@ describe('cards', () => {
         expiresAt: Date.now() + 5 * 86_400_000,
       },
     });
-    const before = Date.parse(account.body.data.expiresAt);
+    expectOk(account.body);
+    const before = Date.parse(account.body.data.expiresAt ?? '');
     const wrong = await redeem({ code: codes[0], localPart: 'renew', password: 'not-the-password' });
     expect(wrong.status).toBe(400);
     expect(wrong.body.msg).toMatch(/密码不正确/);
     const extended = await redeem({ code: codes[0], localPart: 'renew', password: 'renew-pass' });
     expect(extended.body.data).toMatchObject({ address: 'renew@alice.youju.test', extended: true });
-    expect(Date.parse(extended.body.data?.expiresAt) - before).toBe(10 * 86_400_000);
+    expect(Date.parse(extended.body.data?.expiresAt ?? '') - before).toBe(10 * 86_400_000);
     expect(await countMailboxes(server, 'renew@alice.youju.test')).toBe(1);
 
     // An expired mailbox is extended from now, and can log in again.
@@ -196,7 +196,7 @@ describe('cards', () => {
     });
     expect((await loginMailbox(server, 'renew@alice.youju.test', 'renew-pass')).status).toBe(403);
     const revived = await redeem({ code: codes[1], localPart: 'renew', password: 'renew-pass' });
-    expect(Date.parse(revived.body.data?.expiresAt)).toBeGreaterThan(Date.now() + 9.9 * 86_400_000);
+    expect(Date.parse(revived.body.data?.expiresAt ?? '')).toBeGreaterThan(Date.now() + 9.9 * 86_400_000);
     expect((await loginMailbox(server, 'renew@alice.youju.test', 'renew-pass')).body.error).toBe(0);
   });
 
@@ -207,7 +207,8 @@ describe('cards', () => {
       domainId: alice.domain.id,
     });
     const list = await server.api('GET', `user/getCard?batchId=${batchId}`, { token: alice.token });
-    const id = list.body.data.list[0].id;
+    expectOk(list.body);
+    const { id } = expectDefined(list.body.data.list[0], 'the card');
     const disabled = await server.api('POST', 'user/editCard', {
       token: alice.token,
       body: { id, status: 'disabled', note: '暂停' },
@@ -275,9 +276,9 @@ describe('cards', () => {
 
   it('keeps cards to their creator: others cannot see, edit, delete or export them', async () => {
     const { batchId } = await createCards(alice.token, { count: 2, validDays: 5, domainId: alice.domain.id });
-    const ids = (
-      await server.api('GET', `user/getCard?batchId=${batchId}`, { token: alice.token })
-    ).body.data.list.map((c: { id: number }) => c.id);
+    const own = await server.api('GET', `user/getCard?batchId=${batchId}`, { token: alice.token });
+    expectOk(own.body);
+    const ids = own.body.data.list.map((c) => c.id);
     const bobView = await server.api('GET', `user/getCard?batchId=${batchId}`, { token: bob.token });
     expect(bobView.body.data?.total).toBe(0);
     const bobEdit = await server.api('POST', 'user/editCard', {
@@ -309,7 +310,7 @@ describe('cards', () => {
       body: { domainId: alice.domain.id, localPart: 'cardless', password: 'cardless-1' },
     });
     expectOk(mailbox.body);
-    const session = (await loginMailbox(server, 'cardless@alice.youju.test', 'cardless-1')).body.data.token;
+    const session = await mailboxSession(server, 'cardless@alice.youju.test', 'cardless-1');
     for (const [method, path] of [
       ['GET', 'user/getCard'],
       ['POST', 'user/createCard'],

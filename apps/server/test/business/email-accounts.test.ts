@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/lib/csv.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { loginMailbox, mailboxRow, ownerWithDomain } from './helpers.js';
+import { loginMailbox, mailboxRow, mailboxSession, ownerWithDomain } from './helpers.js';
 import { expectOk } from '../support/api.js';
 
 let server: TestServer;
@@ -61,6 +61,7 @@ describe('mailbox accounts', () => {
       localPart: 'private',
       password: 'private-1',
     });
+    expectOk(mine.body);
     const id = mine.body.data.id;
     const bobList = await server.api('GET', 'user/getEmailAccount', { token: bob.token });
     expect(bobList.body.data?.list.map((a: { email: string }) => a.email)).not.toContain(
@@ -83,8 +84,7 @@ describe('mailbox accounts', () => {
     );
     expect((await mailboxRow(server, 'private@alice.youju.test'))?.enabled).toBe(1);
 
-    const mailbox = await loginMailbox(server, 'private@alice.youju.test', 'private-1');
-    const mailboxToken = mailbox.body.data.token;
+    const mailboxToken = await mailboxSession(server, 'private@alice.youju.test', 'private-1');
     for (const [method, path] of [
       ['GET', 'user/getEmailAccount'],
       ['GET', 'user/searchEmailAccount?content=a'],
@@ -164,8 +164,9 @@ describe('mailbox accounts', () => {
       localPart: 'editme',
       password: 'first-pass',
     });
+    expectOk(created.body);
     const id = created.body.data.id;
-    const session = (await loginMailbox(server, 'editme@alice.youju.test', 'first-pass')).body.data.token;
+    const session = await mailboxSession(server, 'editme@alice.youju.test', 'first-pass');
     const edited = await server.api('POST', 'user/editEmailAccount', {
       token: alice.token,
       body: { id, password: 'second-pass', quotaBytes: 5 * 1024 * 1024, note: '改过' },
@@ -173,7 +174,7 @@ describe('mailbox accounts', () => {
     expect(edited.body.data).toMatchObject({ quotaBytes: 5 * 1024 * 1024, note: '改过' });
     expect((await server.api('GET', 'user/logout', { token: session })).body.error).toBe(302);
     expect((await loginMailbox(server, 'editme@alice.youju.test', 'first-pass')).status).toBe(400);
-    const second = (await loginMailbox(server, 'editme@alice.youju.test', 'second-pass')).body.data.token;
+    const second = await mailboxSession(server, 'editme@alice.youju.test', 'second-pass');
 
     await server.api('POST', 'user/editEmailAccount', { token: alice.token, body: { id, enabled: false } });
     expect((await server.api('GET', 'user/logout', { token: second })).body.error).toBe(302);
@@ -204,6 +205,7 @@ describe('mailbox accounts', () => {
         password: 'batch-pass',
         expiresAt: Date.now() + 86_400_000,
       });
+      expectOk(created.body);
       ids.push(created.body.data.id);
     }
     const bobAccount = await createAccount(bob.token, {
@@ -211,8 +213,9 @@ describe('mailbox accounts', () => {
       localPart: 'bobs',
       password: 'batch-pass',
     });
-    const session = (await loginMailbox(server, 'batch1@alice.youju.test', 'batch-pass')).body.data.token;
+    const session = await mailboxSession(server, 'batch1@alice.youju.test', 'batch-pass');
 
+    expectOk(bobAccount.body);
     const mixed = await server.api('POST', 'user/batchEditEmailAccount', {
       token: alice.token,
       body: { ids: [...ids, bobAccount.body.data.id], enabled: false },
@@ -248,6 +251,7 @@ describe('mailbox accounts', () => {
       localPart: 'withmail',
       password: 'mail-pass',
     });
+    expectOk(created.body);
     const id = created.body.data.id;
     const db = server.app.database.db;
     const raw = await db

@@ -1,3 +1,4 @@
+import { expectOk } from '../support/api.js';
 import { addDomain, createUser } from '../support/fixtures.js';
 import type { TestServer } from '../support/test-server.js';
 
@@ -27,6 +28,13 @@ export async function ownerWithDomain(
 /** Logs in with a mailbox; returns the whole answer so tests can look at refusals too. */
 export function loginMailbox(server: TestServer, email: string, password: string) {
   return server.api('POST', 'loginEmail', { body: { email, password } });
+}
+
+/** Logs in with a mailbox that must accept the password, and returns the session token. */
+export async function mailboxSession(server: TestServer, email: string, password: string): Promise<string> {
+  const { body } = await loginMailbox(server, email, password);
+  expectOk(body);
+  return body.data.token;
 }
 
 export async function mailboxRow(server: TestServer, address: string) {

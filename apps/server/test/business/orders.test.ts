@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epaySign } from '../../src/modules/payments/epay.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { countMailboxes, loginMailbox, ownerWithDomain } from './helpers.js';
-import { expectOk } from '../support/api.js';
+import { countMailboxes, loginMailbox, mailboxSession, ownerWithDomain } from './helpers.js';
+import { expectDefined, expectOk } from '../support/api.js';
 
 /*
  * The EPay gateway cannot run here. These tests play the gateway: they sign notices with the key
@@ -57,12 +57,11 @@ function gatewayNotice(
 }
 
 async function postNotice(params: Record<string, string>): Promise<{ status: number; text: string }> {
-  const response = await fetch(`${server.baseUrl}/api/pay/notify/epay`, {
-    method: 'POST',
+  const { status, body } = await server.api('POST', 'pay/notify/epay', {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(params).toString(),
   });
-  return { status: response.status, text: await response.text() };
+  return { status, text: body };
 }
 
 async function orderStatus(orderNo: string): Promise<string | undefined> {
@@ -153,7 +152,7 @@ describe('store and orders (manual payment)', () => {
     expect(await countMailboxes(server, 'bought@alice.youju.test')).toBe(1);
     const delivered = await server.api('GET', `queryOrder?phone=${phone}`);
     expect(delivered.body.data?.[0]).toMatchObject({ status: 'delivered', address: 'bought@alice.youju.test' });
-    expect(delivered.body.data?.[0].paidAt).not.toBeNull();
+    expect(delivered.body.data?.[0]?.paidAt).not.toBeNull();
     expect((await loginMailbox(server, 'bought@alice.youju.test', 'bought-pass-1')).body.error).toBe(0);
 
     const cancelPaid = await server.api('POST', 'user/cancelOrder', {
@@ -173,6 +172,7 @@ describe('store and orders (manual payment)', () => {
       phone,
       payMethod: 'manual',
     });
+    expectOk(ordered.body);
     const { orderNo } = ordered.body.data;
     const bobList = await server.api('GET', `user/getOrders?phone=${phone}`, { token: bob.token });
     expect(bobList.body.data?.total).toBe(0);
@@ -209,7 +209,7 @@ describe('store and orders (manual payment)', () => {
       token: alice.token,
       body: { domainId: alice.domain.id, localPart: 'orderless', password: 'orderless-1' },
     });
-    const session = (await loginMailbox(server, 'orderless@alice.youju.test', 'orderless-1')).body.data.token;
+    const session = await mailboxSession(server, 'orderless@alice.youju.test', 'orderless-1');
     for (const [method, path] of [
       ['GET', 'user/getOrders'],
       ['POST', 'user/confirmOrder'],
@@ -233,6 +233,7 @@ describe('store and orders (manual payment)', () => {
       phone: newPhone(),
       payMethod: 'manual',
     });
+    expectOk(ordered.body);
     const { orderNo } = ordered.body.data;
     await server.app.database.db
       .updateTable('orders')
@@ -255,9 +256,7 @@ describe('store and orders (manual payment)', () => {
     // The owner's mailbox limit is the stock: accounts plus unpaid orders.
     const small = await ownerWithDomain(server, 'smallshop', 'smallshop.youju.test', { maxMailboxes: 1 });
     const stockOf = async (id: number) =>
-      (await server.api('GET', 'getAdminDomains')).body.data.find(
-        (domain: { id: number }) => domain.id === id,
-      )?.stock;
+      (await server.api('GET', 'getAdminDomains')).body.data?.find((domain) => domain.id === id)?.stock;
     expect(await stockOf(small.domain.id)).toBe(1);
     expect(await stockOf(bob.domain.id)).toBeNull();
     const only = await buy({
@@ -339,7 +338,7 @@ describe('EPay gateway', () => {
       token: admin,
       body: { epayKey: '', orderTimeoutMinutes: 30 },
     });
-    expect((await server.api('GET', 'user/getPaySettings', { token: admin })).body.data.epayKeySet).toBe(
+    expect((await server.api('GET', 'user/getPaySettings', { token: admin })).body.data?.epayKeySet).toBe(
       true,
     );
     const methods = await server.api('GET', 'getPayMethods');
@@ -360,7 +359,7 @@ describe('EPay gateway', () => {
     });
     expectOk(ordered.body);
     orderNo = ordered.body.data.orderNo;
-    const url = new URL(ordered.body.data.payUrl);
+    const url = new URL(expectDefined(ordered.body.data.payUrl, 'the payment address'));
     expect(`${url.origin}${url.pathname}`).toBe('https://pay.example.com/submit.php');
     const params = Object.fromEntries(url.searchParams);
     expect(params).toMatchObject({
@@ -427,9 +426,10 @@ describe('EPay gateway', () => {
       phone: newPhone(),
       payMethod: 'manual',
     });
+    expectOk(manual.body);
     const answer = await postNotice(gatewayNotice(manual.body.data.orderNo, '9.90'));
     expect(answer.text).toBe('fail');
-    expect(await orderStatus(manual.body.data?.orderNo)).toBe('pending');
+    expect(await orderStatus(manual.body.data.orderNo)).toBe('pending');
   });
 });
 

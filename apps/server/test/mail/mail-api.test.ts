@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { createAddress, createUserWithDomain, inbox, type MailWorld } from '../support/fixtures.js';
 import { sendMail, simpleMessage } from '../support/smtp-client.js';
-import { expectOk } from '../support/api.js';
+import { expectDefined, expectOk } from '../support/api.js';
 
 let server: TestServer;
 let alice: MailWorld;
@@ -58,11 +58,11 @@ describe('addresses', () => {
     await deliver(box.address, 'one');
     await deliver(box.address, 'two');
     const list = await server.api('GET', 'user/emailList', { token: alice.userToken });
-    expect(list.body.data?.find((a: any) => a.id === box.id)).toMatchObject({
+    expect(list.body.data?.find((a) => a.id === box.id)).toMatchObject({
       address: box.address,
       unread: 2,
     });
-    expect(list.body.data?.some((a: any) => a.address.endsWith(bob.domain))).toBe(false);
+    expect(list.body.data?.some((a) => a.address.endsWith(bob.domain))).toBe(false);
     expect((await server.api('DELETE', `user/deleteEmail/${box.id}`, { token: bob.userToken })).status).toBe(
       404,
     );
@@ -84,7 +84,8 @@ describe('reading mail', () => {
     const all = await inbox(server, alice.userToken, `&address=${box.address}&pageSize=2`);
     expect(all.total).toBe(3);
     expect(all.list).toHaveLength(2);
-    expect(all.list[0].subject).toBe('Third');
+    const first = expectDefined(all.list[0], 'the newest message');
+    expect(first.subject).toBe('Third');
     const page2 = await server.api('GET', `user/getInbox?address=${box.address}&pageSize=2&page=2`, {
       token: alice.userToken,
     });
@@ -92,14 +93,13 @@ describe('reading mail', () => {
 
     const search = async (q: string) =>
       (await inbox(server, alice.userToken, `&address=${box.address}&q=${encodeURIComponent(q)}`)).list.map(
-        (m: any) => m.subject,
+        (m) => m.subject,
       );
     expect(await search('quarterly')).toEqual(['Quarterly report']);
     expect(await search('饺子')).toEqual(['午餐安排']);
     expect(await search('tester@sender')).toHaveLength(3);
     expect(await search('100%_')).toEqual([]);
 
-    const first = all.list[0];
     await server.api('POST', 'user/setReadEmail', { token: alice.userToken, body: { ids: [first.id] } });
     expect((await inbox(server, alice.userToken, `&address=${box.address}&unread=true`)).total).toBe(2);
     const starred = await server.api('POST', 'user/updateEmail', {
@@ -107,7 +107,7 @@ describe('reading mail', () => {
       body: { id: first.id, starred: true },
     });
     expect(starred.body.data?.starred).toBe(true);
-    expect((await inbox(server, alice.userToken, `&address=${box.address}&starred=true`)).list[0].id).toBe(
+    expect((await inbox(server, alice.userToken, `&address=${box.address}&starred=true`)).list[0]?.id).toBe(
       first.id,
     );
     await server.api('POST', 'user/setReadEmail', {
@@ -126,7 +126,7 @@ describe('reading mail', () => {
     const list = (await inbox(server, alice.userToken, `&address=${box.address}`)).list;
     const deleted = await server.api('POST', 'user/delEmail', {
       token: alice.userToken,
-      body: { ids: [list[0].id] },
+      body: { ids: [expectDefined(list[0], 'a message').id] },
     });
     expect(deleted.body.data?.deleted).toBe(1);
     const range = await server.api('POST', 'user/deleteEmailsInTimeRange', {
@@ -157,10 +157,13 @@ describe('authorization', () => {
   it('keeps users, mailbox sessions and administrators to their own mail', async () => {
     const aliceBox = await createAddress(server, alice);
     await deliver(aliceBox.address, 'for alice only');
-    const item = (await inbox(server, alice.userToken, `&address=${aliceBox.address}`)).list[0];
+    const item = expectDefined(
+      (await inbox(server, alice.userToken, `&address=${aliceBox.address}`)).list[0],
+      'the message for alice',
+    );
 
     // Bob sees nothing of Alice's and every id of hers answers 404, exactly like a missing one.
-    expect((await inbox(server, bob.userToken)).list.some((m: any) => m.id === item?.id)).toBe(false);
+    expect((await inbox(server, bob.userToken)).list.some((m) => m.id === item.id)).toBe(false);
     expect((await inbox(server, bob.userToken, `&address=${aliceBox.address}`)).total).toBe(0);
     for (const [method, path, body] of [
       ['GET', `user/getEmail?id=${item.id}`, undefined],
@@ -195,11 +198,11 @@ describe('authorization', () => {
       body: { domainId: bob.domainId, localPart: 'reader', password: 'mailbox-pass-1' },
     });
     expectOk(reg.body);
-    const mailboxToken = reg.body.data.token as string;
+    const mailboxToken = reg.body.data.token;
     await deliver(reg.body.data.email, 'for the mailbox');
     const own = await inbox(server, mailboxToken);
-    expect(own.list.map((m: any) => m.subject)).toEqual(['for the mailbox']);
-    expect((await server.api('GET', `user/getEmail?id=${item?.id}`, { token: mailboxToken })).status).toBe(
+    expect(own.list.map((m) => m.subject)).toEqual(['for the mailbox']);
+    expect((await server.api('GET', `user/getEmail?id=${item.id}`, { token: mailboxToken })).status).toBe(
       404,
     );
     expect((await server.api('GET', 'user/emailList', { token: mailboxToken })).status).toBe(403);
@@ -228,6 +231,7 @@ describe('filters API', () => {
       token: alice.userToken,
       body: { field: 'from', match: 'contains', value: 'spammer', action: 'spam' },
     });
+    expectOk(good.body);
     expect(good.body.data).toMatchObject({
       field: 'from',
       match: 'contains',
@@ -265,7 +269,8 @@ describe('live inbox (server-sent events)', () => {
       expect(response.headers.get('content-type')).toContain('text/event-stream');
       const reader = response.body!.getReader();
       let buffer = '';
-      const next = async (timeoutMs: number): Promise<any | null> => {
+      /** The next `mail` event's data, or null when none comes within `timeoutMs`. */
+      const next = async (timeoutMs: number): Promise<unknown> => {
         const deadline = Date.now() + timeoutMs;
         while (Date.now() < deadline) {
           const match = /event: mail\ndata: (.*)\n\n/.exec(buffer);

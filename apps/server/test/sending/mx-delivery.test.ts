@@ -3,7 +3,17 @@ import { dkimVerify } from 'mailauth';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { rawOf, type SenderWorld, senderWorld, settled, startMxDns, startRecordingSmtp, upload } from './sending-helpers.js';
+import { expectOk } from '../support/api.js';
+import {
+  rawOf,
+  type SenderWorld,
+  senderWorld,
+  settled,
+  startMxDns,
+  startRecordingSmtp,
+  upload,
+  verifyDkim,
+} from './sending-helpers.js';
 import { waitFor } from '../support/wait-for.js';
 
 /**
@@ -49,6 +59,7 @@ describe('delivery to the recipient domain’s MX', () => {
     const attachment = randomBytes(300 * 1024);
     const file = await upload(sender, world.mailboxToken, attachment, '季度报告（终稿）.bin');
     expect(file.status).toBe(200);
+    expectOk(file.body);
     const html = '<p>李四你好：</p><p>附件是<b>季度报告</b>，请查收。</p>';
     const sent = await sender.api('POST', 'user/sendEmail', {
       token: world.mailboxToken,
@@ -61,17 +72,19 @@ describe('delivery to the recipient domain’s MX', () => {
       },
     });
     expect(sent.status).toBe(200);
+    expectOk(sent.body);
     const item = await settled(sender, world.mailboxToken, sent.body.data.id);
     expect(item.deliveries).toEqual([
       expect.objectContaining({ rcpt: 'lisi@dest.test', status: 'delivered', attempts: 1, lastError: null }),
     ]);
-    expect(item.deliveries[0].remoteResponse).toMatch(/^250 /);
+    expect(item.deliveries[0]?.remoteResponse).toMatch(/^250 /);
 
     const inbox = await receiver.api('GET', 'user/getInbox?address=lisi@dest.test', {
       token: receiverUser.userToken,
     });
-    expect(inbox.body.data?.list).toHaveLength(1);
-    const received = await rawOf(receiver, receiverUser.userToken, `raw/${inbox.body.data.list[0].id}`);
+    expectOk(inbox.body);
+    expect(inbox.body.data.list).toHaveLength(1);
+    const received = await rawOf(receiver, receiverUser.userToken, `raw/${inbox.body.data.list[0]?.id}`);
     const original = await rawOf(sender, world.mailboxToken, `sentRaw/${sent.body.data.id}`);
     // Byte for byte: headers, body and attachment as signed and sent.
     expect(received.equals(original)).toBe(true);
@@ -89,18 +102,10 @@ describe('delivery to the recipient domain’s MX', () => {
 
     // An independent verifier (mailauth) checks the signature against the published record.
     const dkim = await sender.api('GET', `user/getDkim?id=${world.domainId}`, { token: world.userToken });
-    const record = dkim.body.data.record as { name: string; value: string };
-    const lookups: string[] = [];
-    const result = await dkimVerify(received, {
-      resolver: async (name: string, type: string) => {
-        lookups.push(`${type} ${name}`);
-        if (type === 'TXT' && name === record.name) return [record.value.match(/.{1,255}/g) ?? []];
-        const error = new Error('not found') as Error & { code: string };
-        error.code = 'ENOTFOUND';
-        throw error;
-      },
-    });
-    expect(lookups).toContain(`TXT ${record.name}`);
+    expectOk(dkim.body);
+    const { record } = dkim.body.data;
+    const result = await verifyDkim(received, record);
+    expect(result.lookups).toContain(`TXT ${record.name}`);
     expect(result.results).toHaveLength(1);
     expect(result.results[0]).toMatchObject({
       signingDomain: 'sender.test',
@@ -120,9 +125,13 @@ describe('delivery to the recipient domain’s MX', () => {
       token: world.userToken,
       body: { from: `ops@${world.domain}`, to: ['wangwu@tls.test'], subject: 'TLS', text: '加密传输' },
     });
+    expectOk(sent.body);
     const item = await settled(sender, world.userToken, sent.body.data.id);
     expect(item.status).toBe('delivered');
-    const message = await waitFor(async () => tlsMx.received.at(-1));
+    const message = await waitFor(() => tlsMx.received.at(-1), {
+      timeoutMs: 20_000,
+      what: 'the message at the STARTTLS MX',
+    });
     expect(message).toMatchObject({
       mailFrom: `ops@${world.domain}`,
       rcptTo: ['wangwu@tls.test'],
@@ -140,12 +149,13 @@ describe('delivery to the recipient domain’s MX', () => {
         text: '.',
       },
     });
+    expectOk(sent.body);
     const item = await settled(sender, world.userToken, sent.body.data.id);
     expect(item.status).toBe('failed');
-    const byRcpt = Object.fromEntries(item.deliveries.map((d: { rcpt: string }) => [d.rcpt, d]));
+    const byRcpt = Object.fromEntries(item.deliveries.map((d) => [d.rcpt, d]));
     expect(byRcpt['nobody@dest.test']).toMatchObject({ status: 'failed', attempts: 1 });
-    expect(byRcpt['nobody@dest.test'].lastError).toMatch(/^550 /);
+    expect(byRcpt['nobody@dest.test']?.lastError).toMatch(/^550 /);
     expect(byRcpt['x@nx.test']).toMatchObject({ status: 'failed', attempts: 1 });
-    expect(byRcpt['x@nx.test'].lastError).toContain('不存在');
+    expect(byRcpt['x@nx.test']?.lastError).toContain('不存在');
   });
 });

@@ -2,31 +2,19 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dkimVerify } from 'mailauth';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { rawOf, type SenderWorld, senderWorld, settled, startMxDns, upload } from './sending-helpers.js';
+import { rawOf, type SenderWorld, senderWorld, settled, startMxDns, upload, verifyDkim } from './sending-helpers.js';
+import { expectOk } from '../support/api.js';
+import { freePort } from '../support/ports.js';
 import { waitFor } from '../support/wait-for.js';
 
 const POSTFIX = '/usr/sbin/postfix';
 /** Postfix needs root to start its master (it drops to the postfix user itself). */
 const canRunPostfix = existsSync(POSTFIX) && process.getuid?.() === 0;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function uidOf(name: string): number {
   return Number(execFileSync('id', ['-u', name]).toString().trim());
@@ -142,6 +130,7 @@ describe.skipIf(!canRunPostfix)('delivery to Postfix', () => {
   it('is accepted by Postfix and lands in its Maildir intact and DKIM-valid', async () => {
     const attachment = randomBytes(100 * 1024);
     const file = await upload(sender, world.mailboxToken, attachment, '合同.pdf', 'application/pdf');
+    expectOk(file.body);
     const sent = await sender.api('POST', 'user/sendEmail', {
       token: world.mailboxToken,
       body: {
@@ -152,9 +141,10 @@ describe.skipIf(!canRunPostfix)('delivery to Postfix', () => {
         attachments: [file.body.data.id],
       },
     });
+    expectOk(sent.body);
     const item = await settled(sender, world.mailboxToken, sent.body.data.id);
     expect(item.status).toBe('delivered');
-    expect(item.deliveries[0].remoteResponse).toMatch(/^250 2\.0\.0 Ok: queued as /);
+    expect(item.deliveries[0]?.remoteResponse).toMatch(/^250 2\.0\.0 Ok: queued as /);
 
     const name = await waitFor(
       async () => (existsSync(postfix.maildir) ? (await readdir(postfix.maildir))[0] : undefined), { timeoutMs: 20_000, what: 'the Maildir file' });
@@ -177,16 +167,9 @@ describe.skipIf(!canRunPostfix)('delivery to Postfix', () => {
     expect(parsed.attachments[0]?.content.equals(attachment)).toBe(true);
 
     const dkim = await sender.api('GET', `user/getDkim?id=${world.domainId}`, { token: world.userToken });
-    const record = dkim.body.data.record as { name: string; value: string };
+    expectOk(dkim.body);
     const asCrlf = Buffer.from(delivered.toString('latin1').replace(/\n/g, '\r\n'), 'latin1');
-    const result = await dkimVerify(asCrlf, {
-      resolver: async (lookup: string, type: string) => {
-        if (type === 'TXT' && lookup === record.name) return [record.value.match(/.{1,255}/g) ?? []];
-        const error = new Error('not found') as Error & { code: string };
-        error.code = 'ENOTFOUND';
-        throw error;
-      },
-    });
+    const result = await verifyDkim(asCrlf, dkim.body.data.record);
     expect(result.results[0]).toMatchObject({ signingDomain: 'pfsender.test', status: { result: 'pass' } });
   });
 });

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { dkimVerify } from 'mailauth';
 import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
-import type { ApiResponse, BodyOf, DataOf } from '../support/api.js';
+import type { DataOf } from '../support/api.js';
 import { type RunningDnsServer, startDnsmasq } from '../support/dns-servers.js';
 import { addDomain, createUser, uniqueUsername } from '../support/fixtures.js';
 import type { TestServer } from '../support/test-server.js';
@@ -51,15 +51,10 @@ export async function upload(
   content: Buffer,
   filename: string,
   type = 'application/octet-stream',
-): Promise<ApiResponse<BodyOf<'user/uploadFile'>>> {
+) {
   const form = new FormData();
   form.append('file', new Blob([content], { type }), filename);
-  const response = await fetch(`${server.baseUrl}/api/user/uploadFile`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
-  return { status: response.status, body: await response.json() };
+  return server.api('POST', 'user/uploadFile', { token, body: form });
 }
 
 type SentItem = DataOf<'user/getSentEmail'>['list'][number];

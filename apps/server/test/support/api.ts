@@ -98,6 +98,8 @@ export interface ApiBodies {
   buyEmail: ApiEnvelope<BuyEmailData>;
   queryOrder: ApiEnvelope<Static<typeof PublicOrderList>>;
   verCard: ApiEnvelope<VerCardData>;
+  /** what a payment gateway's notice is answered with: `success` or `fail` (text, not JSON) */
+  'pay/notify/epay': string;
   // session
   'user/logout': Done;
   'user/changePassword': ApiEnvelope<{ token: string }>;
@@ -213,7 +215,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export interface ApiCallOptions {
   /** a session token, sent as `Authorization: Bearer …` */
   token?: string;
-  /** sent as JSON, or as is when it is a string */
+  /** sent as JSON; a string as it is; FormData as multipart/form-data */
   body?: unknown;
   headers?: Record<string, string>;
   /**
@@ -236,6 +238,11 @@ export async function callApi<P extends string>(
   const url = `${baseUrl}/api/${path.replace(/^\//, '')}`;
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body instanceof FormData) {
+    // multipart, as a browser uploads a file: fetch writes the content type with its boundary
+    const response = await fetch(url, { method, headers, body: options.body });
+    return { status: response.status, body: parseBody(await response.text()) as BodyOf<P> };
+  }
   let payload: string | undefined;
   if (options.body !== undefined) {
     headers['content-type'] ??= 'application/json';
@@ -298,4 +305,11 @@ function requestFrom(
  */
 export function expectOk<T>(body: ApiEnvelope<T>): asserts body is ApiSuccess<T> {
   expect(body.error, JSON.stringify(body)).toBe(0);
+}
+
+/** Fails saying what was missing unless `value` is there (neither undefined nor null); returns it. */
+export function expectDefined<T>(value: T, what: string): NonNullable<T> {
+  expect(value, `${what} is missing`).toBeDefined();
+  expect(value, `${what} is missing`).not.toBeNull();
+  return value as NonNullable<T>;
 }

@@ -86,10 +86,10 @@ export async function createUserWithDomain(server: TestServer, label: string): P
   };
 }
 
-/** A new address on the world's domain (a random local part unless given). */
+/** A new address on the world's domain, created by its owner (a random local part unless given). */
 export async function createAddress(
   server: TestServer,
-  world: MailWorld,
+  world: Pick<MailWorld, 'userToken' | 'domainId'>,
   localPart?: string,
 ): Promise<{ id: number; address: string }> {
   const { body } = await server.api('POST', 'user/createEmail', {

@@ -252,7 +252,6 @@ export interface DayBuckets {
   length: number;
 }
 
-
 /** Messages received since `since` per day number (`days`). */
 export async function countReceivedMessagesByDay(
   db: Queryable,

@@ -12,7 +12,7 @@ import type { Queryable } from '../../db/repositories/queryable.js';
 import type { Database } from '../../db/schema.js';
 import { toIso } from '../../lib/time.js';
 import { hashToken } from '../../lib/tokens.js';
-import type { AuthContext } from '../sessions/session-service.js';
+import type { AuthContext } from '../sessions/index.js';
 
 const PREFIX = 'yj_';
 const HINT_LENGTH = 4;

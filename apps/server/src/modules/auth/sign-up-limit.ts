@@ -1,7 +1,7 @@
 import { ApiError } from '../../lib/api-error.js';
 import type { RateLimits } from '../../lib/rate-limiter.js';
 import { HOUR } from '../../lib/time.js';
-import type { SettingsService } from '../settings/settings-service.js';
+import type { SettingsService } from '../settings/index.js';
 
 /**
  * `registerPerIpPerHour` (API.md "Sending and sign-up policy"): mailboxes a source address may

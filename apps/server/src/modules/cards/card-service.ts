@@ -38,14 +38,18 @@ import { pageOf } from '../../lib/paging.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { RateLimits } from '../../lib/rate-limiter.js';
 import { DAY, toIso } from '../../lib/time.js';
-import { createSignUpLimit } from '../auth/sign-up-limit.js';
-import { displayDomainName } from '../domains/domain-name.js';
-import type { DomainService } from '../domains/domain-service.js';
-import { refusePendingDomain, refuseReservedLocalPart } from '../domains/reserved-local-parts.js';
-import { formatCsvTime, formatMegabytes } from '../email-accounts/csv-values.js';
-import { addressTakenReason, ensureMailboxLimit, insertAccount } from '../email-accounts/mailbox-store.js';
-import type { AuthContext, ClientInfo } from '../sessions/session-service.js';
-import type { SettingsService } from '../settings/settings-service.js';
+import { createSignUpLimit } from '../auth/index.js';
+import type { DomainService } from '../domains/index.js';
+import { displayDomainName, refusePendingDomain, refuseReservedLocalPart } from '../domains/index.js';
+import {
+  addressTakenReason,
+  ensureMailboxLimit,
+  formatCsvTime,
+  formatMegabytes,
+  insertAccount,
+} from '../email-accounts/index.js';
+import type { AuthContext, ClientInfo } from '../sessions/index.js';
+import type { SettingsService } from '../settings/index.js';
 import { cardCodeHash, newCardCode, normalizeCardCode, sameCardCode } from './card-code.js';
 
 /** Wrong codes (and wrong mailbox passwords while extending) allowed per IP in the window. */

@@ -16,8 +16,8 @@ import { countSentMessagesByDay } from '../../db/repositories/sent-message-repo.
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { DAY } from '../../lib/time.js';
-import { managedScope } from '../sessions/ownership.js';
-import type { AuthContext } from '../sessions/session-service.js';
+import type { AuthContext } from '../sessions/index.js';
+import { managedScope } from '../sessions/index.js';
 
 const DAYS = 30;
 

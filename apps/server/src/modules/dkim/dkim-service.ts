@@ -14,7 +14,7 @@ import type { Queryable } from '../../db/repositories/queryable.js';
 import type { Database, DomainDkimKeyRow, DomainRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { toIso } from '../../lib/time.js';
-import type { AuthContext } from '../sessions/session-service.js';
+import type { AuthContext } from '../sessions/index.js';
 import { dkimRecord, type GeneratedDkimKey, generateDkimKey, nextSelector } from './dkim-keys.js';
 
 /** What the outbound queue signs with (issue "sending"): an active key of the sender's domain. */

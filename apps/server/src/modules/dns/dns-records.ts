@@ -1,5 +1,5 @@
 import type { DkimKey, DnsCheckRecord, DnsCheckStatus } from '@youju/contract';
-import { parseTagList } from '../dkim/dkim-keys.js';
+import { parseTagList } from '../dkim/index.js';
 import type { LookupResult, MxValue } from './dns-lookup.js';
 
 /** What a domain should publish for this server to receive, send and be trusted for its mail. */

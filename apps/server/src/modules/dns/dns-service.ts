@@ -29,10 +29,10 @@ import {
   txtRdata,
 } from '../../protocols/dns/dns-wire.js';
 import { DnsUpdateError, parseServerAddress, sendUpdate } from '../../protocols/dns/rfc2136-client.js';
-import type { DkimService } from '../dkim/dkim-service.js';
-import { normalizeDomainName } from '../domains/domain-name.js';
-import type { DomainService } from '../domains/domain-service.js';
-import type { AuthContext } from '../sessions/session-service.js';
+import type { DkimService } from '../dkim/index.js';
+import type { DomainService } from '../domains/index.js';
+import { normalizeDomainName } from '../domains/index.js';
+import type { AuthContext } from '../sessions/index.js';
 import { createDnsLookup } from './dns-lookup.js';
 import {
   type CheckedRecord,

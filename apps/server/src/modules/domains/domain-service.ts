@@ -25,10 +25,9 @@ import type { Database, DomainRow, DomainUpdate } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { RateLimits } from '../../lib/rate-limiter.js';
 import { toIso } from '../../lib/time.js';
-import { generateDkimKey } from '../dkim/dkim-keys.js';
-import { storeDkimKey } from '../dkim/dkim-service.js';
-import { managedScope, mayManage } from '../sessions/ownership.js';
-import type { AuthContext } from '../sessions/session-service.js';
+import { generateDkimKey, storeDkimKey } from '../dkim/index.js';
+import type { AuthContext } from '../sessions/index.js';
+import { managedScope, mayManage } from '../sessions/index.js';
 import { displayDomainName, normalizeDomainName } from './domain-name.js';
 
 /** The TXT record that proves control of `name` (API.md "Domain ownership"). */

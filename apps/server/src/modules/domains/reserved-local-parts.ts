@@ -1,6 +1,6 @@
 import { RESERVED_LOCAL_PARTS } from '@youju/contract';
 import { ApiError } from '../../lib/api-error.js';
-import type { SettingsService } from '../settings/settings-service.js';
+import type { SettingsService } from '../settings/index.js';
 
 const BUILT_IN = new Set(RESERVED_LOCAL_PARTS);
 

@@ -50,8 +50,6 @@ export async function addressTakenReason(
   return null;
 }
 
-export { ensureMailboxLimit, remainingStock } from './mailbox-limits.js';
-
 export interface NewAccount {
   localPart: string;
   domain: { id: number; name: string; owner_id: number };

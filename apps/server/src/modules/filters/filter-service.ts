@@ -12,8 +12,8 @@ import {
 } from '../../db/repositories/filter-repo.js';
 import type { Database, MailFilterRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
-import { managedScope, mayManage } from '../sessions/ownership.js';
-import type { AuthContext } from '../sessions/session-service.js';
+import type { AuthContext } from '../sessions/index.js';
+import { managedScope, mayManage } from '../sessions/index.js';
 import { patternMatches, patternProblem } from './user-pattern.js';
 
 /** Filters per account, and regular-expression filters among them: the work per message has a ceiling. */

@@ -19,8 +19,8 @@ import {
 import { insertMessage } from '../../db/repositories/message-repo.js';
 import type { Database, NewMessageRow } from '../../db/schema.js';
 import { isStorageFull } from '../../lib/api-error.js';
-import type { FilterAction, FilterService } from '../filters/filter-service.js';
-import type { SettingsService } from '../settings/settings-service.js';
+import type { FilterAction, FilterService } from '../filters/index.js';
+import type { SettingsService } from '../settings/index.js';
 import type { MailEvents } from './mail-events.js';
 import { MessageLimitError, type ParsedMail, parseMail } from './mail-parser.js';
 import { insertRaw } from './raw-store.js';

@@ -25,7 +25,7 @@ import { EmptyEnvelope, Envelope, ok } from '../../lib/envelope.js';
 import { createStreamSlots } from '../../lib/stream-slots.js';
 import { caller, requireRole } from '../../plugins/authentication.js';
 import { contentDisposition } from '../../protocols/mime/content-disposition.js';
-import type { AuthContext } from '../sessions/session-service.js';
+import type { AuthContext } from '../sessions/index.js';
 import { isInlineSafe } from './inline-types.js';
 import { extractAttachment } from './mail-parser.js';
 

@@ -8,11 +8,10 @@ import {
 } from '../../db/repositories/message-repo.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
-import type { MailEvents } from '../mail/mail-events.js';
-import type { MailService } from '../mail/mail-service.js';
-import { managedScope } from '../sessions/ownership.js';
-import type { AuthContext } from '../sessions/session-service.js';
-import type { SettingsService } from '../settings/settings-service.js';
+import type { MailEvents, MailService } from '../mail/index.js';
+import type { AuthContext } from '../sessions/index.js';
+import { managedScope } from '../sessions/index.js';
+import type { SettingsService } from '../settings/index.js';
 
 /**
  * The open API's own rules (API.md "Open API"): which domain a new address goes on, which addresses

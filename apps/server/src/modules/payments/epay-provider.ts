@@ -1,4 +1,4 @@
-import { displayDomainName } from '../domains/domain-name.js';
+import { displayDomainName } from '../domains/index.js';
 import { epayPayUrl, epaySignatureValid, yuanToFen } from './epay.js';
 import type { PaymentProvider } from './payment-provider.js';
 

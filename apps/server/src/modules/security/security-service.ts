@@ -15,7 +15,7 @@ import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { pageOf } from '../../lib/paging.js';
 import { DAY, toIso } from '../../lib/time.js';
-import type { AuthContext, ClientInfo, SubjectKind } from '../sessions/session-service.js';
+import type { AuthContext, ClientInfo, SubjectKind } from '../sessions/index.js';
 import { describeUserAgent } from './user-agent.js';
 
 /** Login attempts are kept this long. */

@@ -12,7 +12,7 @@ import type { Queryable } from '../../db/repositories/queryable.js';
 import { findSentMessageHeadline } from '../../db/repositories/sent-message-repo.js';
 import type { Database } from '../../db/schema.js';
 import { readHeaderBlock } from '../../protocols/mime/header-block.js';
-import { CommitDeclined, DeliveryError, type InboundService } from '../mail/inbound-service.js';
+import { CommitDeclined, DeliveryError, type InboundService } from '../mail/index.js';
 import { BOUNCE_LOCAL_PART, composeBounce } from './bounce-message.js';
 
 /** Sent messages one pass looks at. */

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { dkimSign } from 'mailauth';
 import DKIM from 'nodemailer/lib/dkim';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import type { SigningKey } from '../dkim/dkim-service.js';
+import type { SigningKey } from '../dkim/index.js';
 import { CHUNK_BYTES } from './chunks.js';
 import { htmlToPlainText } from './plain-text.js';
 

@@ -17,7 +17,7 @@ import {
 import type { Database, UploadRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { HOUR } from '../../lib/time.js';
-import type { AuthContext } from '../sessions/session-service.js';
+import type { AuthContext } from '../sessions/index.js';
 import { CHUNK_BYTES, copyFileToChunks, streamChunks } from './chunks.js';
 import { SNIFF_BYTES, sniffContentType } from './content-sniff.js';
 

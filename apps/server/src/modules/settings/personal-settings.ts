@@ -2,7 +2,7 @@ import type { PersonalSettings } from '@youju/contract';
 import type { Kysely } from 'kysely';
 import { findPersonalSettings, savePersonalSettings } from '../../db/repositories/personal-setting-repo.js';
 import type { Database } from '../../db/schema.js';
-import type { SubjectKind } from '../sessions/session-service.js';
+import type { SubjectKind } from '../sessions/index.js';
 
 const DEFAULTS: PersonalSettings = { displayName: '', signature: '' };
 

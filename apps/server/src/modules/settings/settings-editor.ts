@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import { findDomainById } from '../../db/repositories/domain-repo.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
-import type { AuthContext, SubjectKind } from '../sessions/session-service.js';
+import type { AuthContext, SubjectKind } from '../sessions/index.js';
 import type { PersonalSettingsService } from './personal-settings.js';
 import type { SettingsService } from './settings-service.js';
 

@@ -26,7 +26,7 @@ import { ApiError } from '../../lib/api-error.js';
 import { pageOf } from '../../lib/paging.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { toIso } from '../../lib/time.js';
-import type { AuthContext, SessionService } from '../sessions/session-service.js';
+import type { AuthContext, SessionService } from '../sessions/index.js';
 
 export function sysAccountView(row: SystemAccountRow): SysAccount {
   return {

@@ -1,0 +1,4 @@
+/** The public face of the certificates module: other code imports only from here. */
+export { certificateRoutes } from './certificate-routes.js';
+export { createCertificateService } from './certificate-service.js';
+export { selfSignedCertificate } from './self-signed.js';

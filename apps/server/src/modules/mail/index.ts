@@ -1,0 +1,11 @@
+/** The public face of the mail module: other code imports only from here. */
+
+export type { DeliveryFailure, Envelope, InboundService, RecipientCheck, Spool } from './inbound-service.js';
+export { CommitDeclined, createInboundService, DeliveryError } from './inbound-service.js';
+export type { MailEvents } from './mail-events.js';
+export { createMailEvents } from './mail-events.js';
+export { mailRoutes } from './mail-routes.js';
+export type { MailService } from './mail-service.js';
+export { createMailService } from './mail-service.js';
+export { readRaw } from './raw-store.js';
+export { startRetention } from './retention.js';

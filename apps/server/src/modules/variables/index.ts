@@ -1,0 +1,2 @@
+/** The public face of the variables module: other code imports only from here. */
+export { variablesRoutes } from './variables-routes.js';
