@@ -141,7 +141,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // A blacklisted address is refused before any route runs (issue 7).
   installFirewallGuard(app);
   app.addHook('onSend', async (request, reply, payload) => {
-    reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+    // Raw messages and attachments carry their own stricter policy (sandbox, nothing loads).
+    if (!reply.hasHeader('content-security-policy')) {
+      reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+    }
     reply.header('x-frame-options', 'DENY');
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'same-origin');
