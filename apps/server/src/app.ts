@@ -138,7 +138,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installValidators(app);
   installErrorHandling(app);
   installAuthentication(app);
-  // A blacklisted address is refused before any route runs (issue 7).
+  // A blacklisted address is refused before any route runs.
   installFirewallGuard(app);
   app.addHook('onSend', async (request, reply, payload) => {
     // Raw messages and attachments carry their own stricter policy (sandbox, nothing loads).

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_PERMISSION_KEY, permissionKeyBytes } from '@youju/contract';
 
-/** The configuration contract of PRODUCT.md, validated once at start. */
+/** The environment variables (listed in the root README.md), validated once at start. */
 export interface Config {
   port: number;
   host: string;

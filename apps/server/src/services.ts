@@ -37,7 +37,10 @@ interface Logger {
   error(message: string): void;
 }
 
-/** The domain services, wired once per app. They know nothing about HTTP or SMTP. */
+/**
+ * The composition root: every domain service, created once per app with its dependencies. They
+ * know nothing about HTTP or SMTP.
+ */
 export function createServices(
   db: Kysely<Database>,
   engine: Engine,
@@ -120,7 +123,8 @@ export function createServices(
     paySettings,
     orders: createOrderService({ db, settings, paySettings, rateLimits }),
     ...sending,
-    // Running the service (issue 7)
+    // Running the service: security centre, settings, version, blacklist, API keys, open API,
+    // dashboard
     security,
     settingsEditor: createSettingsEditor({
       db,

@@ -205,7 +205,7 @@ export interface IpBlacklistTable {
   source: Generated<'manual' | 'login' | 'smtp'>;
 }
 
-/** A prepaid card code (issue 6); see modules/cards/card-code.ts for the code's form. */
+/** A prepaid card code; see modules/cards/card-code.ts for the code's form. */
 export interface CardTable {
   id: Generated<number>;
   code: string;
@@ -223,7 +223,7 @@ export interface CardTable {
 }
 export type CardRow = Selectable<CardTable>;
 
-/** A store order for one mailbox (issue 6): pending → paid → delivered, or cancelled / expired. */
+/** A store order for one mailbox: pending → paid → delivered, or cancelled / expired. */
 export interface OrderTable {
   id: Generated<number>;
   order_no: string;

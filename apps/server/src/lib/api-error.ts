@@ -1,8 +1,8 @@
 import { DefaultMessage, ErrorCode, type ErrorCodeValue } from '@youju/contract';
 
 /**
- * A failure the caller can act on: a stable code of API.md and a Chinese message that says what to
- * fix. Services throw it; the envelope plugin turns it into the response.
+ * A failure the caller can act on: a stable `ErrorCode` (from @youju/contract) and a Chinese
+ * message that says what to fix. Services throw it; the envelope plugin turns it into the response.
  */
 export class ApiError extends Error {
   constructor(

@@ -1,6 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 
-/** The success envelope of API.md: `{ error: 0, msg: 'ok', data }`. */
+/** The success envelope every JSON answer uses: `{ error: 0, msg: 'ok', data }`. */
 export function ok(): { error: 0; msg: string };
 export function ok<T>(data: T): { error: 0; msg: string; data: T };
 export function ok<T>(data?: T) {

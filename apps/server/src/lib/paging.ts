@@ -3,7 +3,7 @@ import type { PageOf, PageQuery } from '@youju/contract';
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-/** Runs a paged query with API.md's paging rules (page from 1, size 20 by default, at most 100). */
+/** Runs a paged query with the API's paging rules: page from 1, size 20 by default, at most 100. */
 export async function pageOf<T>(
   query: PageQuery,
   load: (limit: number, offset: number) => Promise<{ rows: T[]; total: number }>,

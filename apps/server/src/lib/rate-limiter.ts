@@ -78,7 +78,7 @@ export interface RateLimit {
 
 /**
  * Where the limits live: in this process (SQLite, one process) or in the shared database, so that
- * several processes against one PostgreSQL count together (PRODUCT.md "Shape of the system").
+ * several processes against one PostgreSQL count together.
  * `name` tells limits apart; one name is always used with one window.
  */
 export type RateLimits = (name: string, windowMs: number) => RateLimit;

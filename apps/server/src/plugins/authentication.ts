@@ -42,7 +42,7 @@ export function optionalLogin(app: FastifyInstance): onRequestAsyncHookHandler {
 
 /**
  * Lets the call through only for a logged-in caller with one of `roles`. No or a bad token gives
- * error 302 with url /auth (API.md); a wrong role gives 403.
+ * error 302 (HTTP 401) with url /auth; a wrong role gives 403.
  */
 export function requireRole(app: FastifyInstance, ...roles: CallerRole[]): onRequestAsyncHookHandler {
   return async (request) => {

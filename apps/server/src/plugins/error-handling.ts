@@ -36,8 +36,8 @@ function fromFastify(error: FastifyError): { code: ErrorCodeValue; msg: string }
 }
 
 /**
- * Every failure leaves as the envelope of API.md with the matching HTTP status. 5xx errors are
- * logged with context and answered without detail.
+ * Every failure leaves as the envelope `{ error, msg }` with the matching HTTP status. 5xx errors
+ * are logged with context and answered without detail.
  */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((thrown: unknown, request, reply) => {

@@ -22,9 +22,9 @@ function buildAjv(options: Options): Ajv {
 }
 
 /**
- * Two validators: JSON bodies are checked as sent (a number where text is expected is a 400,
- * API.md "Conventions"), while query strings and path parameters, which are always text, are
- * coerced to the declared types.
+ * Two validators: JSON bodies are checked as sent (a number where text is expected is a 400),
+ * while query strings and path parameters, which are always text, are coerced to the declared
+ * types.
  */
 export function installValidators(app: FastifyInstance): void {
   const bodyAjv = buildAjv({ coerceTypes: false });

@@ -3,7 +3,7 @@ import type { Engine } from '../database.js';
 import { idColumn, timeType } from './column-types.js';
 
 /**
- * Received mail (issue 3): the raw bytes of each DATA in 256 KiB chunks inside the database, so
+ * Received mail: the raw bytes of each DATA in 256 KiB chunks inside the database, so
  * that one transaction commits raw message and metadata together and, on PostgreSQL, every process
  * can serve every message; one `messages` row per recipient mailbox sharing those chunks; content
  * filters; the IP blacklist.

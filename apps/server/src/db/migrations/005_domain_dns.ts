@@ -3,8 +3,8 @@ import type { Engine } from '../database.js';
 import { idColumn, timeType } from './column-types.js';
 
 /**
- * Issue 5: DKIM keys per domain (more than one while a rotation is under way), the DNS provider a
- * domain's records are written through, and when its DNS was last checked.
+ * Domains and DNS: DKIM keys per domain (more than one while a rotation is under way), the DNS
+ * provider a domain's records are written through, and when its DNS was last checked.
  */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const time = timeType(engine);

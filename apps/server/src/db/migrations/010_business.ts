@@ -3,7 +3,7 @@ import type { Engine } from '../database.js';
 import { idColumn, timeType } from './column-types.js';
 
 /**
- * The operator's business (issue 6): prepaid cards and store orders. Mailbox accounts themselves
+ * The operator's business: prepaid cards and store orders. Mailbox accounts themselves
  * live in `mailboxes` (001).
  */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {

@@ -3,7 +3,7 @@ import type { Engine } from '../database.js';
 import { idColumn, timeType } from './column-types.js';
 
 /**
- * Sending mail (issue 4): uploaded attachments, the sent folder and the durable outbound queue.
+ * Sending mail: uploaded attachments, the sent folder and the durable outbound queue.
  * Bytes live in the database in 256 KiB chunks, like received mail (migration 002), so that with
  * PostgreSQL every process can attach an upload another process took and deliver a message another
  * process queued. They get their own chunk tables: the received-mail clean-up deletes raw messages

@@ -3,7 +3,7 @@ import type { Engine } from '../database.js';
 import { idColumn, timeType } from './column-types.js';
 
 /**
- * Running the service (issue 7): personal settings, the login history, API keys for the open API,
+ * Running the service: personal settings, the login history, API keys for the open API,
  * and where a blacklist entry came from.
  */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {

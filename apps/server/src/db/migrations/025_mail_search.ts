@@ -3,8 +3,8 @@ import type { Engine } from '../database.js';
 
 /**
  * Indexes for getInbox's text search (a case-insensitive substring of subject, sender name, sender
- * address or body text; see modules/mail/mail-search.ts), so that it stays fast at a million
- * messages.
+ * address or body text; see `planMessageTextSearch` in db/repositories/message-repo.ts), so that
+ * it stays fast at a million messages.
  *
  * SQLite: `messages_search`, an FTS5 table with the trigram tokenizer (case-insensitive), which
  * answers substring queries of three or more characters. It is contentless (`content=''`): it

@@ -12,7 +12,7 @@ import { timeType } from './column-types.js';
  *   account before (the owner's usual network is never locked out by strangers' failures).
  * - `retired_addresses`: addresses whose mailbox expired or was deleted recently. Mail still sent to
  *   them is refused like any unknown address, but does not count as address probing.
- * - The sending limits are now named `sendPerHour` / `sendPerDay` (API.md); an operator's stored
+ * - The sending limits are now named `sendPerHour` / `sendPerDay`; an operator's stored
  *   values carry over.
  */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {

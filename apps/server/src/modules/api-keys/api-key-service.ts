@@ -28,9 +28,9 @@ function masked(hint: string): string {
 }
 
 /**
- * API keys of system accounts for the open API (API.md "Open API"). One active key per account;
- * only its SHA-256 is stored, so the full key is shown once, when it is made. Refreshing revokes the
- * old key in the same transaction: it fails from the next request on.
+ * API keys of system accounts for the open API (/api/open, sent as `X-API-Key`). One active key
+ * per account; only its SHA-256 is stored, so the full key is shown once, when it is made.
+ * Refreshing revokes the old key in the same transaction: it fails from the next request on.
  */
 export function createApiKeyService(db: Kysely<Database>) {
   async function create(trx: Queryable, ownerId: number, now: number): Promise<ApiKeyView> {

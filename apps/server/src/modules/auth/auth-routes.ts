@@ -15,7 +15,7 @@ import {
 import { EmptyEnvelope, Envelope, ok } from '../../lib/envelope.js';
 import { caller, clientInfo, requireRole } from '../../plugins/authentication.js';
 
-/** Public and auth calls under /api (API.md "Public" and "Auth"). */
+/** Public and auth calls under /api: first-run set-up, logins, sign-up and its open domains. */
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { auth, domains } = app.services;
 

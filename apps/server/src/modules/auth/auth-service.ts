@@ -57,9 +57,9 @@ export function createAuthService(deps: {
   sessions: SessionService;
   settings: SettingsService;
   log: Logger;
-  /** automatic bans of abusive IPs (issue 7) */
+  /** automatic bans of abusive IPs */
   firewall?: FirewallService;
-  /** the login history of /user/safe (issue 7) */
+  /** the login history of /user/safe */
   history?: { recordLogin(attempt: LoginAttempt): Promise<void> };
   rateLimits: RateLimits;
 }) {

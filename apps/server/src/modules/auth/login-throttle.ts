@@ -42,8 +42,8 @@ export interface LoginAttemptTicket {
 }
 
 /**
- * Throttles logins per account *and* source, and per source (PRODUCT.md "Auth", API.md "Sending and
- * sign-up policy").
+ * Throttles logins per account *and* source, and per source (the `login*` settings; the limits are
+ * listed in docs/api.md, "Rate limits and bans").
  *
  * Every attempt is counted *before* the password is checked, by an increment that returns the new
  * count in one step (`RateLimit.hit`: a synchronous update in this process, one SQL statement in the

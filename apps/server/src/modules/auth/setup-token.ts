@@ -3,7 +3,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
- * The one-time set-up token of a fresh install (PRODUCT.md "startAuth"): printed to the log and
+ * The one-time set-up token of a fresh install (startAuth needs it): printed to the log and
  * written to DATA_DIR/setup-token, so only whoever can read the server's log or disk can claim it.
  */
 export function setupTokenFile(dataDir: string): string {

@@ -4,7 +4,7 @@ import { HOUR } from '../../lib/time.js';
 import type { SettingsService } from '../settings/index.js';
 
 /**
- * `registerPerIpPerHour` (API.md "Sending and sign-up policy"): mailboxes a source address may
+ * `registerPerIpPerHour`: mailboxes a source address may
  * obtain per hour through regEmail, buyEmail and verCard together, against mass creation of
  * throw-away senders. The slot is taken before the work (an increment that returns the new count in
  * one step, so parallel requests cannot overshoot) and given back when the request fails, so that a

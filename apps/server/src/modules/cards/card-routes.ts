@@ -17,7 +17,7 @@ import {
 import { Envelope, ok } from '../../lib/envelope.js';
 import { caller, clientInfo, requireRole } from '../../plugins/authentication.js';
 
-/** Card calls under /api/user (API.md "User"): each user its own cards, administrators all. */
+/** Card calls under /api/user: each user its own cards, administrators all. */
 export const cardRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { cards } = app.services;
   const systemUser = requireRole(app, 'admin', 'user');

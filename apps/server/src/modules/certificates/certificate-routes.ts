@@ -3,7 +3,7 @@ import { CertificatesData } from '@youju/contract';
 import { Envelope, ok } from '../../lib/envelope.js';
 import { requireRole } from '../../plugins/authentication.js';
 
-/** TLS certificates under /api/user, administrators only (PRODUCT.md "Who uses it"). */
+/** TLS certificates under /api/user, administrators only. */
 export const certificateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { certificates } = app.services;
   const administrator = requireRole(app, 'admin');

@@ -38,7 +38,7 @@ function percent(part: number, whole: number, empty = 100): number {
 }
 
 /**
- * getDashboard (API.md "User"): totals, a 30-day daily series and the health radar. Every figure is
+ * getDashboard: totals, a 30-day daily series and the health radar. Every figure is
  * one aggregate over an indexed column (messages.received_at, mailboxes.owner_id, domains.owner_id),
  * so the cost grows with the last 30 days' mail, not with the whole store.
  */

@@ -17,7 +17,7 @@ import { toIso } from '../../lib/time.js';
 import type { AuthContext } from '../sessions/index.js';
 import { dkimRecord, type GeneratedDkimKey, generateDkimKey, nextSelector } from './dkim-keys.js';
 
-/** What the outbound queue signs with (issue "sending"): an active key of the sender's domain. */
+/** What the outbound queue signs with: an active key of the sender's domain. */
 export interface SigningKey {
   domain: string;
   selector: string;

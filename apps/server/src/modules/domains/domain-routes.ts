@@ -11,7 +11,7 @@ import {
 import { EmptyEnvelope, Envelope, ok } from '../../lib/envelope.js';
 import { caller, requireRole } from '../../plugins/authentication.js';
 
-/** Domain calls under /api/user (API.md "User"): owners manage their own, administrators all. */
+/** Domain calls under /api/user: owners manage their own, administrators all. */
 export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { domains } = app.services;
   const systemUser = requireRole(app, 'admin', 'user');

@@ -30,7 +30,7 @@ import type { AuthContext } from '../sessions/index.js';
 import { managedScope, mayManage } from '../sessions/index.js';
 import { displayDomainName, normalizeDomainName } from './domain-name.js';
 
-/** The TXT record that proves control of `name` (API.md "Domain ownership"). */
+/** The TXT record that proves control of `name`; verifyDomain makes a pending domain active. */
 export function verificationRecord(name: string, token: string) {
   return { name: `_youju.${name}`, type: 'TXT' as const, value: `youju-verify=${token}` };
 }

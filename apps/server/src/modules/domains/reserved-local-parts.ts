@@ -5,7 +5,7 @@ import type { SettingsService } from '../settings/index.js';
 const BUILT_IN = new Set(RESERVED_LOCAL_PARTS);
 
 /**
- * Whether `localPart` is a role address (API.md "Domain ownership and reserved addresses"): the
+ * Whether `localPart` is a reserved role address (`postmaster`, `admin`, `hostmaster` …): the
  * contract's list plus the operator's `reservedLocalParts`, compared without case. Whoever reads
  * `admin@` or `postmaster@` of a domain can pass a certificate authority's e-mail validation for it,
  * so only the domain's owner or an administrator may create them.

@@ -21,7 +21,7 @@ import { caller, requireRole } from '../../plugins/authentication.js';
 /** An import carries a whole CSV file in its JSON body. */
 const IMPORT_BODY_LIMIT = 6 * 1024 * 1024;
 
-/** Mailbox accounts under /api/user (API.md "User"): owners of domains and administrators. */
+/** Mailbox accounts under /api/user: owners of domains and administrators. */
 export const emailAccountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { emailAccounts } = app.services;
   const systemUser = requireRole(app, 'admin', 'user');

@@ -3,7 +3,7 @@ import { Filter, FilterList, IdBody, NewFilter } from '@youju/contract';
 import { EmptyEnvelope, Envelope, ok } from '../../lib/envelope.js';
 import { caller, requireRole } from '../../plugins/authentication.js';
 
-/** Content filters under /api/user (API.md): system users manage their own, administrators all. */
+/** Content filters under /api/user: system users manage their own, administrators all. */
 export const filterRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { filters } = app.services;
   const systemUser = requireRole(app, 'admin', 'user');

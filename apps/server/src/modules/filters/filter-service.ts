@@ -73,7 +73,7 @@ function matchesOne(filter: MailFilterRow, text: string): boolean {
 }
 
 /**
- * Content filters (API.md getFilters/addFilter/delFilter): a system user's filters apply to mail
+ * Content filters (getFilters/addFilter/delFilter): a system user's filters apply to mail
  * for the mailboxes it owns; an administrator's filters apply to all mail.
  */
 export function createFilterService(db: Kysely<Database>, engine: Engine, log: Logger) {

@@ -4,7 +4,7 @@ import { parseTimeInput, toIso } from '../../lib/time.js';
 import { canonicalIpEntry, type FirewallService } from './firewall-service.js';
 
 /**
- * The administrator's view of the IP blacklist (API.md "waf/…"): validated, normalised entries with
+ * The administrator's view of the IP blacklist (/api/waf/…): validated, normalised entries with
  * an optional expiry, and a guard against banning one's own address by mistake.
  */
 export function createBlacklistService(firewall: FirewallService) {

@@ -4,7 +4,7 @@ import { AddBlacklistQuery, BlacklistList, RemoveBlacklistQuery } from '@youju/c
 import { EmptyEnvelope, Envelope, ok } from '../../lib/envelope.js';
 import { requireRole } from '../../plugins/authentication.js';
 
-/** The IP blacklist under /api/waf (API.md "Admin and firewall"), administrators only. */
+/** The IP blacklist under /api/waf, administrators only. */
 export const firewallRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { blacklist } = app.services;
   const admin = requireRole(app, 'admin');

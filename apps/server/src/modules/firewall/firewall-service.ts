@@ -14,7 +14,7 @@ import { type IpRange, normalizeIp, parseIpRange, rangeContains } from './ip-mat
 
 /**
  * How long the blacklist is cached: every SMTP connection and HTTP request asks, the table changes
- * rarely. One second bounds how late another process sees a new ban (issue 7: "across processes").
+ * rarely. One second bounds how late another process sharing the database sees a new ban.
  */
 const CACHE_MS = 1_000;
 
@@ -69,7 +69,7 @@ export function canonicalIpEntry(text: string): string | null {
 }
 
 /**
- * The IP blacklist as the listeners see it (PRODUCT.md "Firewall"): single addresses and CIDR
+ * The IP blacklist as the HTTP and SMTP listeners see it: single addresses and CIDR
  * ranges of both families, with optional expiry. Cached briefly so that a connection flood costs
  * no database round trip per connection; `invalidate()` after a change makes it exact in this
  * process, other processes follow within CACHE_MS.

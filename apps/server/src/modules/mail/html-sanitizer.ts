@@ -5,7 +5,7 @@ import sanitizeHtml from 'sanitize-html';
  * no scripts, no event handlers, no forms, frames, objects or embeds, no javascript:/vbscript:/data:
  * links. Remote images are kept but disarmed: their address moves to `data-remote-src` so nothing
  * loads (and no tracking pixel fires) until the reader allows it; the client swaps it back. `cid:`
- * images point at the attachment download (API.md `attachment/{id}`), marked `data-cid-src` too.
+ * images point at the attachment download (`attachment/{id}`), marked `data-cid-src` too.
  */
 export function sanitizeMailHtml(html: string, cidUrl: (contentId: string) => string | null): string {
   return sanitizeHtml(html, {

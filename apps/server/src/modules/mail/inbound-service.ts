@@ -128,7 +128,7 @@ export function createInboundService(deps: {
 
   async function liveMailboxes(addresses: string[]): Promise<RecipientMailbox[]> {
     if (addresses.length === 0) return [];
-    // A pending domain (ownership not proven) receives nothing (API.md "Domain ownership").
+    // A pending domain (its TXT challenge not yet verified) receives nothing.
     return findReceivingMailboxes(db, addresses, Date.now());
   }
 

@@ -50,7 +50,7 @@ function sees(auth: AuthContext, target: { mailboxId: number; ownerId: number })
   return auth.accountId === target.ownerId;
 }
 
-/** Mail reading and temporary addresses under /api/user (API.md "User"). */
+/** Mail reading and temporary addresses under /api/user. */
 export const mailRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { mail, mailEvents } = app.services;
   const systemUser = requireRole(app, 'admin', 'user');

@@ -81,7 +81,7 @@ export function mailItemView(row: MessageItemRow): MailItem {
   };
 }
 
-/** The attachment id of API.md `attachment/{id}`: message id and parse-order index. */
+/** The id of `GET /api/user/attachment/{id}`: message id and parse-order index. */
 export function attachmentId(messageId: number, index: number): string {
   return `${messageId}-${index}`;
 }
@@ -95,7 +95,7 @@ function parseJson<T>(text: string, fallback: T): T {
 }
 
 /**
- * Reading received mail (API.md "User" mail calls) and managing temporary addresses. Every query
+ * Reading received mail (the /api/user mail calls) and managing temporary addresses. Every query
  * goes through `scope`: a user reaches the mailboxes it owns, an administrator all, a mailbox
  * session only itself; anything else answers exactly like a missing id.
  */
@@ -374,7 +374,7 @@ export function createMailService(
     },
 
     /**
-     * Retention (PRODUCT.md): mail older than retentionDays, and temporary mailboxes (accounts
+     * Retention: mail older than the `retentionDays` setting, and temporary mailboxes (accounts
      * without a password) whose time is up, with their mail. Runs in batches from a timer.
      */
     async purge(now = Date.now()): Promise<{ messages: number; mailboxes: number }> {

@@ -14,7 +14,7 @@ import { managedScope } from '../sessions/index.js';
 import type { SettingsService } from '../settings/index.js';
 
 /**
- * The open API's own rules (API.md "Open API"): which domain a new address goes on, which addresses
+ * The open API's own rules: which domain a new address goes on, which addresses
  * a key may read, and waiting for the next message without polling the database.
  */
 export function createOpenApiService(deps: {

@@ -27,7 +27,7 @@ const WAIT_LIMITS = { perCredential: 20, perSource: 50, total: 2000 };
 const security = [{ apiKey: [] }];
 
 /**
- * The open API under /api/open (API.md "Open API"): the key in `X-API-Key` acts as its owner, with
+ * The open API under /api/open: the key in `X-API-Key` acts as its owner, with
  * the same envelope and the same rules as the owner's own calls. Rate-limited per key.
  */
 export const openRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -38,7 +38,7 @@ function noticeParams(request: FastifyRequest): Record<string, string> {
   return merged;
 }
 
-/** Public store calls under /api (API.md "Public") and the payment gateways' notify address. */
+/** Public store calls under /api and the payment gateways' notify address. */
 export const storeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { orders } = app.services;
 

@@ -168,8 +168,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   }
 
   async function isLocal(domain: string): Promise<boolean> {
-    // Only an active domain is ours: a pending one is a claim nobody has proven (API.md "Domain
-    // ownership"), so mail to it goes to its real MX instead of into the claimant's mailbox.
+    // Only an active domain is ours: a pending one is a claim nobody has proven (its `_youju` TXT
+    // record not yet verified), so mail to it goes to its real MX, not into the claimant's mailbox.
     return activeDomainNameExists(db, domain);
   }
 

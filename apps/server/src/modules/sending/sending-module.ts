@@ -17,7 +17,7 @@ interface Logger {
 }
 
 /**
- * Sending mail (issue 4), wired once per app: uploads, the sent folder with sendEmail, and the
+ * Sending mail, wired once per app: uploads, the sent folder with sendEmail, and the
  * outbound queue's delivery worker.
  */
 export function createSendingModule(deps: {

@@ -22,7 +22,7 @@ import { uploadOwner } from './upload-service.js';
 /** A rich-text body with pasted images can outgrow the 1 MiB JSON limit of other calls. */
 const SEND_BODY_LIMIT = 16 * 1024 * 1024;
 
-/** uploadFile, sendEmail and the sent folder under /api/user (API.md "User"). */
+/** uploadFile, sendEmail and the sent folder under /api/user. */
 export const sendingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { uploads, sending, settings } = app.services;
   const sender = requireRole(app, 'admin', 'user', 'mailbox');

@@ -162,7 +162,7 @@ export interface SendingDeps {
 }
 
 /**
- * The sent folder and sendEmail (API.md): who may send from which address, sending limits,
+ * The sent folder and sendEmail: who may send from which address, sending limits,
  * composing and signing, and the durable hand-over to the outbound queue. Delivery itself is the
  * worker's (delivery-worker.ts).
  */
@@ -171,7 +171,7 @@ export function createSendingService(deps: SendingDeps) {
   const spoolDir = join(deps.dataDir, 'tmp');
 
   /**
-   * Who may use `from` (API.md "Roles"): a mailbox session only its own address; a user any
+   * Who may use `from`: a mailbox session only its own address; a user any
    * address on the domains it owns; an administrator any domain of the service.
    */
   async function senderFor(auth: AuthContext, from: string): Promise<Sender> {
@@ -202,7 +202,7 @@ export function createSendingService(deps: SendingDeps) {
   }
 
   /**
-   * API.md "Sending and sign-up policy": an anonymous sender reaches only addresses on the
+   * An anonymous sender (a temporary or visitor-registered mailbox) reaches only addresses on the
    * service's own active domains, unless `anonymousSend` is on. Otherwise a one-click mailbox would
    * be a free, untraceable spam cannon pointed at the whole internet.
    */

@@ -84,7 +84,7 @@ function view(row: UploadRow): UploadedFile {
 }
 
 /**
- * Attachments uploaded before sending (API.md uploadFile). The request body streams to a temporary
+ * Attachments uploaded before sending (uploadFile). The request body streams to a temporary
  * file under DATA_DIR/uploads, counted against the size limit as it arrives; a complete file is
  * then copied into the database in chunks, so any process sharing the database can attach it. The
  * temporary file is removed whatever happens: an oversized or broken upload leaves nothing behind.

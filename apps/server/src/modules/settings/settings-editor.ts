@@ -48,7 +48,7 @@ export function maskRelayUrl(relayUrl: string): { url: string; passwordSet: bool
 }
 
 /**
- * Checks a relay URL (`smtp://` or `smtps://[user:pass@]host:port`, PRODUCT.md `RELAY_URL`) and,
+ * Checks a relay URL (`smtp://` or `smtps://[user:pass@]host:port`, as `RELAY_URL`) and,
  * when its password is the mask it was shown with, puts the stored password back.
  */
 export function acceptRelayUrl(input: string, stored: string): string {
@@ -89,7 +89,7 @@ function subjectOf(auth: AuthContext): { kind: SubjectKind; id: number } {
 }
 
 /**
- * getSetting / updateSetting (API.md "User"): system and payment settings for administrators,
+ * getSetting / updateSetting: system and payment settings for administrators,
  * personal settings for everyone. Secrets are write-only: they leave masked, and the mask sent back
  * keeps them unchanged. Every read goes to the database, so a change applies at once in every
  * process (getVar included).

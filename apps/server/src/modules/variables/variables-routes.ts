@@ -9,7 +9,11 @@ import {
 import { optionalLogin } from '../../plugins/authentication.js';
 import { APP_VERSION } from '../../version.js';
 
-/** GET /api/getVar: public settings and the caller's permissions (seed sections 4 and 6). */
+/**
+ * GET /api/getVar, the client's start-up call: public settings, and the caller's role and
+ * permissions encrypted as `permissionData` (AES-CBC; docs/api.md, "getVar and the permission
+ * payload").
+ */
 export const variablesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/getVar',
