@@ -41,3 +41,16 @@ export function textMutationsOf(valid: string): fc.Arbitrary<string> {
       .map(([at, inserted]) => valid.slice(0, at) + inserted + valid.slice(at)),
   );
 }
+
+/** `bytes` cut at the given positions (taken modulo its length, deduplicated, in order). */
+export function cutAt(bytes: Buffer, positions: number[]): Buffer[] {
+  const points = [...new Set(positions.map((p) => p % (bytes.length + 1)))].sort((a, b) => a - b);
+  const chunks: Buffer[] = [];
+  let from = 0;
+  for (const point of points) {
+    chunks.push(bytes.subarray(from, point));
+    from = point;
+  }
+  chunks.push(bytes.subarray(from));
+  return chunks;
+}

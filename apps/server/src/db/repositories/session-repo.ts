@@ -62,6 +62,16 @@ export async function revokeSession(db: Queryable, id: number, now: number): Pro
   await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', id).execute();
 }
 
+/** The update that revokes the subject's open sessions; callers narrow it further. */
+function revokeOpenSessions(db: Queryable, kind: SubjectKind, subjectId: number, now: number) {
+  return db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('subject_kind', '=', kind)
+    .where('subject_id', '=', subjectId)
+    .where('revoked_at', 'is', null);
+}
+
 /** Revokes session `id` if it is the subject's and still open; returns whether it did. */
 export async function revokeOpenSessionOfSubject(
   db: Queryable,
@@ -70,14 +80,7 @@ export async function revokeOpenSessionOfSubject(
   subjectId: number,
   now: number,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('sessions')
-    .set({ revoked_at: now })
-    .where('id', '=', id)
-    .where('subject_kind', '=', kind)
-    .where('subject_id', '=', subjectId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const result = await revokeOpenSessions(db, kind, subjectId, now).where('id', '=', id).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
@@ -89,13 +92,8 @@ export async function revokeOtherOpenSessionsOfSubject(
   keepId: number,
   now: number,
 ): Promise<number> {
-  const result = await db
-    .updateTable('sessions')
-    .set({ revoked_at: now })
-    .where('subject_kind', '=', kind)
-    .where('subject_id', '=', subjectId)
+  const result = await revokeOpenSessions(db, kind, subjectId, now)
     .where('id', '!=', keepId)
-    .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

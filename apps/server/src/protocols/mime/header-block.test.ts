@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { cutAt } from '../../../test/support/mutations.js';
 import { readHeaderBlock } from './header-block.js';
 
 /** Header lines without an empty line among them, and any body. */
@@ -10,15 +11,7 @@ const header = fc
 const body = fc.uint8Array({ maxLength: 2000 }).map((bytes) => Buffer.from(bytes));
 
 function chunked(bytes: Buffer, cuts: number[]): Readable {
-  const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
-  const chunks: Buffer[] = [];
-  let from = 0;
-  for (const point of points) {
-    chunks.push(bytes.subarray(from, point));
-    from = point;
-  }
-  chunks.push(bytes.subarray(from));
-  return Readable.from(chunks.filter((chunk) => chunk.length > 0));
+  return Readable.from(cutAt(bytes, cuts).filter((chunk) => chunk.length > 0));
 }
 
 describe('readHeaderBlock (RFC 5322 section 2.1)', () => {

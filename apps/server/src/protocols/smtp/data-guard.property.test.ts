@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { cutAt } from '../../../test/support/mutations.js';
 import { DataGuard, type DataGuardLimits } from './data-guard.js';
 
 const limits: DataGuardLimits = { maxBytes: 4000, maxLineBytes: 200, maxHeaderBytes: 600 };
@@ -12,19 +13,6 @@ function guard(chunks: Buffer[], bounds = limits): { violation: string | null; o
   for (const chunk of chunks) transform.write(chunk);
   transform.end();
   return { violation: transform.violation, output: Buffer.concat(out).toString('latin1') };
-}
-
-/** Cuts `bytes` at the given (sorted, deduplicated) positions. */
-function cut(bytes: Buffer, positions: number[]): Buffer[] {
-  const points = [...new Set(positions.map((p) => p % (bytes.length + 1)))].sort((a, b) => a - b);
-  const chunks: Buffer[] = [];
-  let from = 0;
-  for (const point of points) {
-    chunks.push(bytes.subarray(from, point));
-    from = point;
-  }
-  chunks.push(bytes.subarray(from));
-  return chunks;
 }
 
 /** A line of text without CR or LF, not a lone "." (RFC 5321 section 4.5.2 unstuffing is done before us). */
@@ -47,7 +35,7 @@ describe('DataGuard (RFC 5321 sections 2.3.8, 4.1.1.4, 4.5.3.1.6)', () => {
       fc.property(message, fc.array(fc.nat(), { maxLength: 10 }), ({ header, body }, cuts) => {
         const text = `${[...header, '', ...body].map((l) => `${l}\r\n`).join('')}`;
         const bytes = Buffer.from(text, 'latin1');
-        expect(guard(cut(bytes, cuts))).toEqual({ violation: null, output: text });
+        expect(guard(cutAt(bytes, cuts))).toEqual({ violation: null, output: text });
       }),
       { numRuns: 500 },
     );
@@ -58,7 +46,7 @@ describe('DataGuard (RFC 5321 sections 2.3.8, 4.1.1.4, 4.5.3.1.6)', () => {
       fc.property(message, fc.array(fc.nat(), { maxLength: 10 }), ({ header, body }, cuts) => {
         const lines = [...header, '', ...body];
         const bytes = Buffer.from(lines.map((l) => `${l}\n`).join(''), 'latin1');
-        const result = guard(cut(bytes, cuts));
+        const result = guard(cutAt(bytes, cuts));
         expect(result).toEqual({ violation: null, output: lines.map((l) => `${l}\r\n`).join('') });
         // and what it stored passes again unchanged
         expect(guard([Buffer.from(result.output, 'latin1')])).toEqual(result);
@@ -77,7 +65,7 @@ describe('DataGuard (RFC 5321 sections 2.3.8, 4.1.1.4, 4.5.3.1.6)', () => {
     fc.assert(
       fc.property(bytes, fc.array(fc.nat(), { maxLength: 12 }), (input, cuts) => {
         const whole = guard([input]);
-        const chunked = guard(cut(input, cuts));
+        const chunked = guard(cutAt(input, cuts));
         expect(chunked.violation).toBe(whole.violation);
         if (whole.violation === null) {
           expect(chunked.output).toBe(whole.output);
