@@ -136,6 +136,11 @@ check('typecheck (tsc --noEmit, strict)', process.execPath, [
   'apps/web/tsconfig.json',
   '--noEmit',
 ]);
+check('typecheck of the server tests (tsc --noEmit, strict)', process.execPath, [
+  join(root, 'node_modules/typescript/bin/tsc'),
+  '-p',
+  'apps/server/test/tsconfig.json',
+]);
 check('lint and format (biome, zero warnings)', process.execPath, [
   join(root, 'node_modules/@biomejs/biome/bin/biome'),
   'check',

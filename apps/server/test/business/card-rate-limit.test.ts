@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server.js';
 import { expectOk } from '../support/api.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 import { ownerWithDomain } from './helpers.js';
 
 // Its own server: the per-IP counter of wrong codes must not spill into other tests.

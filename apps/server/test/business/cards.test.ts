@@ -1,25 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/lib/csv.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-import { countMailboxes, loginMailbox, mailboxRow, mailboxSession, ownerWithDomain } from './helpers.js';
-import { type DataOf, expectDefined, expectOk } from '../support/api.js';
+import { type DataOf, expectDefined, expectOk, getRaw } from '../support/api.js';
+import type { TestServer } from '../support/test-server.js';
+import {
+  countMailboxes,
+  loginMailbox,
+  mailboxRow,
+  mailboxSession,
+  type Owner,
+  ownerWithDomain,
+  startShop,
+} from './helpers.js';
 
 let server: TestServer;
 let admin: string;
-let alice: Awaited<ReturnType<typeof ownerWithDomain>>;
-let bob: Awaited<ReturnType<typeof ownerWithDomain>>;
+let alice: Owner;
+let bob: Owner;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  admin = await server.adminToken();
+  ({ server, admin, alice, bob } = await startShop());
   // Every redemption here comes from one address; the per-address sign-up limit has its own test
   // (test/security/signup-limits.test.ts).
   await server.api('POST', 'user/updateSetting', {
     token: admin,
     body: { system: { registerPerIpPerHour: 0 } },
   });
-  alice = await ownerWithDomain(server, 'alice', 'alice.youju.test');
-  bob = await ownerWithDomain(server, 'bob', 'bob.youju.test');
 });
 afterAll(async () => server.close());
 
@@ -76,10 +81,9 @@ describe('cards', () => {
       note: '活动赠送',
     });
 
-    const csvResponse = await fetch(`${server.baseUrl}/api/user/exportCard?batchId=${batch.batchId}`, {
-      headers: { authorization: `Bearer ${alice.token}` },
-    });
-    const csvBytes = Buffer.from(await csvResponse.arrayBuffer());
+    const csvBytes = (
+      await getRaw(server, `user/exportCard?batchId=${batch.batchId}`, { token: alice.token })
+    ).bytes;
     expect([...csvBytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const records = parseCsv(csvBytes.toString('utf8'));
     expect(records[0]).toEqual([
@@ -99,10 +103,10 @@ describe('cards', () => {
         .sort(),
     ).toEqual([...batch.codes].sort());
     expect(records[1]?.slice(1, 7)).toEqual(['alice.youju.test', '7', '10', '未使用', '', '活动赠送']);
-    const txt = await fetch(`${server.baseUrl}/api/user/exportCard?batchId=${batch.batchId}&format=txt`, {
-      headers: { authorization: `Bearer ${alice.token}` },
+    const txt = await getRaw(server, `user/exportCard?batchId=${batch.batchId}&format=txt`, {
+      token: alice.token,
     });
-    expect((await txt.text()).trim().split('\r\n').sort()).toEqual([...batch.codes].sort());
+    expect(txt.bytes.toString().trim().split('\r\n').sort()).toEqual([...batch.codes].sort());
   });
 
   it('redeems a code for a new mailbox people can log in to, exactly once', async () => {

@@ -1,19 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/lib/csv.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-import { loginMailbox, mailboxRow, mailboxSession, ownerWithDomain } from './helpers.js';
-import { expectOk } from '../support/api.js';
+import { expectOk, getRaw } from '../support/api.js';
+import type { TestServer } from '../support/test-server.js';
+import {
+  loginMailbox,
+  mailboxRow,
+  mailboxSession,
+  type Owner,
+  ownerWithDomain,
+  startShop,
+} from './helpers.js';
 
 let server: TestServer;
-let admin: string;
-let alice: Awaited<ReturnType<typeof ownerWithDomain>>;
-let bob: Awaited<ReturnType<typeof ownerWithDomain>>;
+let alice: Owner;
+let bob: Owner;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  admin = await server.adminToken();
-  alice = await ownerWithDomain(server, 'alice', 'alice.youju.test');
-  bob = await ownerWithDomain(server, 'bob', 'bob.youju.test');
+  ({ server, alice, bob } = await startShop());
 });
 afterAll(async () => server.close());
 
@@ -100,7 +103,7 @@ describe('mailbox accounts', () => {
     }
     // The administrator sees everyone's.
     const adminSearch = await server.api('GET', 'user/searchEmailAccount?content=private@alice', {
-      token: admin,
+      token: await server.adminToken(),
     });
     expect(adminSearch.body.data?.total).toBe(1);
   });
@@ -150,7 +153,9 @@ describe('mailbox accounts', () => {
     });
     expect(percent.body.data?.total).toBe(1);
     const expired = await server.api('GET', 'user/getEmailAccount?expired=true', { token: dave.token });
-    expect(expired.body.data?.list.map((a: { email: string }) => a.email)).toEqual(['staff4@dave.youju.test']);
+    expect(expired.body.data?.list.map((a: { email: string }) => a.email)).toEqual([
+      'staff4@dave.youju.test',
+    ]);
     const valid = await server.api('GET', 'user/getEmailAccount?expired=false', { token: dave.token });
     expect(valid.body.data?.total).toBe(4);
     const missing = await server.api('GET', 'user/searchEmailAccount', { token: dave.token });
@@ -360,12 +365,10 @@ describe('mailbox accounts', () => {
     expect(broken.status).toBe(400);
     expect(broken.body.msg).toMatch(/CSV/);
 
-    const response = await fetch(`${server.baseUrl}/api/user/exportEmailAccount?content=new1`, {
-      headers: { authorization: `Bearer ${alice.token}` },
-    });
+    const response = await getRaw(server, 'user/exportEmailAccount?content=new1', { token: alice.token });
     expect(response.headers.get('content-type')).toMatch(/text\/csv; charset=utf-8/);
     expect(response.headers.get('content-disposition')).toMatch(/attachment/);
-    const bytes = Buffer.from(await response.arrayBuffer());
+    const { bytes } = response;
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const records = parseCsv(bytes.toString('utf8'));
     expect(records).toEqual([

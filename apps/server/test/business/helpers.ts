@@ -1,6 +1,6 @@
 import { expectOk } from '../support/api.js';
 import { addDomain, createUser } from '../support/fixtures.js';
-import type { TestServer } from '../support/test-server.js';
+import { startTestServerAsAdmin, type TestServer } from '../support/test-server.js';
 
 /** A system user with one domain of its own (open for registration and for sale unless told). */
 export async function ownerWithDomain(
@@ -23,6 +23,19 @@ export async function ownerWithDomain(
     price: options.price ?? 990,
   });
   return { ...user, domain };
+}
+
+export type Owner = Awaited<ReturnType<typeof ownerWithDomain>>;
+
+/**
+ * The shop most business tests run in: a server, its administrator, and two owners each selling
+ * mailboxes on a domain of their own (alice.youju.test, bob.youju.test; 9.90 unless told).
+ */
+export async function startShop(prices: { alice?: number; bob?: number } = {}) {
+  const { server, admin } = await startTestServerAsAdmin();
+  const alice = await ownerWithDomain(server, 'alice', 'alice.youju.test', { price: prices.alice ?? 990 });
+  const bob = await ownerWithDomain(server, 'bob', 'bob.youju.test', { price: prices.bob ?? 990 });
+  return { server, admin, alice, bob };
 }
 
 /** Logs in with a mailbox; returns the whole answer so tests can look at refusals too. */

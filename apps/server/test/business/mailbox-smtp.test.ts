@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendMail, simpleMessage } from '../support/smtp-client.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { loginMailbox, ownerWithDomain } from './helpers.js';
-import { sendMail, simpleMessage } from '../support/smtp-client.js';
 
 // Mailbox accounts as the SMTP listener sees them: quota and expiry set through the account API
 // are what a real SMTP conversation meets.

@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epaySign } from '../../src/modules/payments/epay.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-import { countMailboxes, loginMailbox, mailboxSession, ownerWithDomain } from './helpers.js';
-import { expectDefined, expectOk } from '../support/api.js';
+import { expectDefined, expectOk, getRaw } from '../support/api.js';
+import type { TestServer } from '../support/test-server.js';
+import {
+  countMailboxes,
+  loginMailbox,
+  mailboxSession,
+  type Owner,
+  ownerWithDomain,
+  startShop,
+} from './helpers.js';
 
 /*
  * The EPay gateway cannot run here. These tests play the gateway: they sign notices with the key
@@ -15,14 +22,11 @@ const EPAY_PID = '1001';
 
 let server: TestServer;
 let admin: string;
-let alice: Awaited<ReturnType<typeof ownerWithDomain>>;
-let bob: Awaited<ReturnType<typeof ownerWithDomain>>;
+let alice: Owner;
+let bob: Owner;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  admin = await server.adminToken();
-  alice = await ownerWithDomain(server, 'alice', 'alice.youju.test', { price: 990 });
-  bob = await ownerWithDomain(server, 'bob', 'bob.youju.test', { price: 500 });
+  ({ server, admin, alice, bob } = await startShop({ alice: 990, bob: 500 }));
 });
 afterAll(async () => server.close());
 
@@ -151,7 +155,10 @@ describe('store and orders (manual payment)', () => {
     }
     expect(await countMailboxes(server, 'bought@alice.youju.test')).toBe(1);
     const delivered = await server.api('GET', `queryOrder?phone=${phone}`);
-    expect(delivered.body.data?.[0]).toMatchObject({ status: 'delivered', address: 'bought@alice.youju.test' });
+    expect(delivered.body.data?.[0]).toMatchObject({
+      status: 'delivered',
+      address: 'bought@alice.youju.test',
+    });
     expect(delivered.body.data?.[0]?.paidAt).not.toBeNull();
     expect((await loginMailbox(server, 'bought@alice.youju.test', 'bought-pass-1')).body.error).toBe(0);
 
@@ -388,10 +395,11 @@ describe('EPay gateway', () => {
     const unsigned = gatewayNotice(orderNo, '9.90') as Record<string, string>;
     delete unsigned.sign;
     expect((await postNotice(unsigned)).text).toBe('fail');
-    const unknownProvider = await fetch(
-      `${server.baseUrl}/api/pay/notify/nopay?${new URLSearchParams(gatewayNotice(orderNo, '9.90'))}`,
+    const unknownProvider = await getRaw(
+      server,
+      `pay/notify/nopay?${new URLSearchParams(gatewayNotice(orderNo, '9.90'))}`,
     );
-    expect(await unknownProvider.text()).toBe('fail');
+    expect(unknownProvider.bytes.toString()).toBe('fail');
     expect(await orderStatus(orderNo)).toBe('pending');
     expect(await countMailboxes(server, 'paid-online@alice.youju.test')).toBe(0);
   });
@@ -401,8 +409,8 @@ describe('EPay gateway', () => {
     const answers = await Promise.all(Array.from({ length: 10 }, () => postNotice(notice)));
     for (const answer of answers) expect(answer).toEqual({ status: 200, text: 'success' });
     // Some gateways call with GET.
-    const viaGet = await fetch(`${server.baseUrl}/api/pay/notify/epay?${new URLSearchParams(notice)}`);
-    expect(await viaGet.text()).toBe('success');
+    const viaGet = await getRaw(server, `pay/notify/epay?${new URLSearchParams(notice)}`);
+    expect(viaGet.bytes.toString()).toBe('success');
     expect(await countMailboxes(server, 'paid-online@alice.youju.test')).toBe(1);
     const order = await server.app.database.db
       .selectFrom('orders')

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect, createServer, type Server, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectOk } from '../support/api.js';
 import {
   installCertificate,
   makeCertificate,
@@ -10,8 +11,7 @@ import {
   type PemPair,
 } from '../support/certificates.js';
 import { createUser } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-import { expectOk } from '../support/api.js';
+import { startTestServerAsAdmin, type TestServer } from '../support/test-server.js';
 
 const HOST = 'mx.youju.test';
 
@@ -45,8 +45,7 @@ describe('TLS certificates from DATA_DIR/certs', () => {
   let b: PemPair;
 
   beforeAll(async () => {
-    server = await startTestServer({ env: { MAIL_HOSTNAME: HOST } });
-    admin = await server.adminToken();
+    ({ server, admin } = await startTestServerAsAdmin({ env: { MAIL_HOSTNAME: HOST } }));
     a = makeCertificate([HOST, 'smtp.youju.test']);
     b = makeCertificate([HOST]);
     await installCertificate(server.dataDir, HOST, a);
@@ -127,21 +126,20 @@ describe('TLS certificates from DATA_DIR/certs', () => {
     await writeFile(join(server.dataDir, 'certs', 'README'), 'not a folder');
 
     const { body } = await server.api('POST', 'user/reloadCertificates', { token: admin });
-    const byFolder = Object.fromEntries(
-      body.data.certificates.map((c: { directory: string }) => [c.directory, c]),
-    );
+    expectOk(body);
+    const byFolder = Object.fromEntries(body.data.certificates.map((c) => [c.directory, c]));
     expect(byFolder['old.youju.test']).toMatchObject({
       status: 'expired',
       notAfter: '2021-01-01T00:00:00.000Z',
     });
-    expect(byFolder['old.youju.test'].detail).toContain('过期');
+    expect(byFolder['old.youju.test']?.detail).toContain('过期');
     expect(byFolder['mixed.youju.test']).toMatchObject({
       status: 'mismatch',
       hostnames: ['mixed.youju.test'],
     });
-    expect(byFolder['mixed.youju.test'].detail).toContain('不匹配');
+    expect(byFolder['mixed.youju.test']?.detail).toContain('不匹配');
     expect(byFolder['broken.youju.test']).toMatchObject({ status: 'invalid', notAfter: null });
-    expect(byFolder[HOST].status).toBe('ok');
+    expect(byFolder[HOST]?.status).toBe('ok');
 
     const { certificates } = server.app.services;
     expect(certificates.secureContextFor('old.youju.test')).toBeNull();

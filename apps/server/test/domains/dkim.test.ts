@@ -1,14 +1,13 @@
 import { createPublicKey, createSign, createVerify, sign, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectDefined, expectOk } from '../support/api.js';
 import { addDomain, createUser } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-import { expectOk } from '../support/api.js';
+import { startTestServerAsAdmin, type TestServer } from '../support/test-server.js';
 
 let server: TestServer;
 let admin: string;
 beforeAll(async () => {
-  server = await startTestServer();
-  admin = await server.adminToken();
+  ({ server, admin } = await startTestServerAsAdmin());
 });
 afterAll(async () => server.close());
 
@@ -22,7 +21,7 @@ describe('DKIM keys', () => {
     const domain = await addDomain(server, admin, 'dkim.youju.test');
     const selector = `yj${month()}`;
     const list = await server.api('GET', 'user/getDomains', { token: admin });
-    expect(list.body.data?.find((d: { id: number }) => d.id === domain.id).dkimSelector).toBe(selector);
+    expect(list.body.data?.find((d) => d.id === domain.id)?.dkimSelector).toBe(selector);
 
     const { body } = await server.api('GET', `user/getDkim?id=${domain.id}`, { token: admin });
     expectOk(body);
@@ -46,17 +45,19 @@ describe('DKIM keys', () => {
     const signing = keys[0];
     expect(signing).toMatchObject({ domain: 'signer.youju.test', algorithm: 'rsa' });
     const { body } = await server.api('GET', `user/getDkim?id=${domain.id}`, { token: admin });
-    expect(signing?.selector).toBe(body.data?.selector);
+    expectOk(body);
+    expect(signing?.selector).toBe(body.data.selector);
     const signature = createSign('sha256')
       .update('header hash')
       .sign(signing?.privateKey ?? '');
-    expect(createVerify('sha256').update('header hash').verify(body.data?.publicKey, signature)).toBe(true);
+    expect(createVerify('sha256').update('header hash').verify(body.data.publicKey, signature)).toBe(true);
     expect(await server.app.services.dkim.signingKeysFor('unknown.youju.test')).toEqual([]);
   });
 
   it('rotates to a new selector, keeps the old key published until removed', async () => {
     const domain = await addDomain(server, admin, 'rotate.youju.test');
     const before = await server.api('GET', `user/getDkim?id=${domain.id}`, { token: admin });
+    expectOk(before.body);
     const oldSelector = before.body.data.selector;
 
     const rotated = await server.api('POST', 'user/rotateDkim', { token: admin, body: { id: domain.id } });
@@ -64,10 +65,8 @@ describe('DKIM keys', () => {
     const newSelector = rotated.body.data.selector;
     expect(newSelector).not.toBe(oldSelector);
     expect(newSelector).toMatch(new RegExp(`^yj${month()}-2$`));
-    expect(rotated.body.data.publicKey).not.toBe(before.body.data?.publicKey);
-    expect(
-      rotated.body.data.keys.map((k: { selector: string; active: boolean }) => [k.selector, k.active]),
-    ).toEqual([
+    expect(rotated.body.data.publicKey).not.toBe(before.body.data.publicKey);
+    expect(rotated.body.data.keys?.map((k) => [k.selector, k.active])).toEqual([
       [newSelector, true],
       [oldSelector, false],
     ]);
@@ -86,7 +85,7 @@ describe('DKIM keys', () => {
       token: admin,
       body: { id: domain.id, selector: oldSelector },
     });
-    expect(removed.body.data?.keys.map((k: { selector: string }) => k.selector)).toEqual([newSelector]);
+    expect(removed.body.data?.keys?.map((k) => k.selector)).toEqual([newSelector]);
     const gone = await server.api('POST', 'user/removeDkimKey', {
       token: admin,
       body: { id: domain.id, selector: oldSelector },
@@ -100,12 +99,16 @@ describe('DKIM keys', () => {
       token: admin,
       body: { id: domain.id, algorithm: 'ed25519' },
     });
-    expect(rotated.body.data?.selector).toBe(`yj${month()}`);
-    const ed = rotated.body.data.keys.find((k: { algorithm: string }) => k.algorithm === 'ed25519');
+    expectOk(rotated.body);
+    expect(rotated.body.data.selector).toBe(`yj${month()}`);
+    const ed = expectDefined(
+      rotated.body.data.keys?.find((k) => k.algorithm === 'ed25519'),
+      'the ed25519 key',
+    );
     expect(ed).toMatchObject({ selector: `yj${month()}e`, active: true });
     const raw = Buffer.from(/p=(.+)$/.exec(ed.record.value)?.[1] ?? '', 'base64');
     expect(raw).toHaveLength(32);
-    expect(ed?.record.value).toMatch(/^v=DKIM1; k=ed25519; p=/);
+    expect(ed.record.value).toMatch(/^v=DKIM1; k=ed25519; p=/);
     // The raw key is the one the PEM holds, and the stored private key signs for it.
     const jwk = createPublicKey(ed.publicKey).export({ format: 'jwk' });
     expect(raw.toString('base64url')).toBe(jwk.x);
@@ -116,7 +119,7 @@ describe('DKIM keys', () => {
       .where('domain_id', '=', domain.id)
       .execute();
     const signature = sign(null, Buffer.from('x'), rows[0]?.private_key ?? '');
-    expect(verify(null, Buffer.from('x'), ed?.publicKey, signature)).toBe(true);
+    expect(verify(null, Buffer.from('x'), ed.publicKey, signature)).toBe(true);
   });
 
   it("keeps another user's DKIM key hidden and removes keys with the domain", async () => {

@@ -1,27 +1,20 @@
 import { X509Certificate } from 'node:crypto';
-import { connect as connectTcp } from 'node:net';
-import { connect as connectTls, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installCertificate, makeCertificate, type PemPair } from '../support/certificates.js';
-import { command, reply } from '../support/smtp-lines.js';
+import { SmtpClient } from '../support/smtp-client.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const HOST = 'mx.youju.test';
 
 /** EHLO, STARTTLS (RFC 3207) and a TLS handshake with SNI; returns the session and what it saw. */
-async function startTls(port: number): Promise<{ socket: TLSSocket; fingerprint: string }> {
-  const plain = connectTcp({ port, host: '127.0.0.1' });
-  expect(await reply(plain)).toMatch(/^220 /);
-  expect(await command(plain, 'EHLO client.youju.test')).toContain('STARTTLS');
-  expect(await command(plain, 'STARTTLS')).toMatch(/^220 /);
-  const socket = await new Promise<TLSSocket>((resolve, reject) => {
-    const secure = connectTls({ socket: plain, servername: HOST, rejectUnauthorized: false }, () =>
-      resolve(secure),
-    );
-    secure.once('error', reject);
-  });
-  expect(await command(socket, 'EHLO client.youju.test')).toMatch(/^250[ -]/);
-  return { socket, fingerprint: socket.getPeerX509Certificate()?.fingerprint256 ?? '' };
+async function startTls(port: number): Promise<{ client: SmtpClient; fingerprint: string }> {
+  const client = await SmtpClient.connect(port);
+  expect((await client.read()).code).toBe(220);
+  expect((await client.command('EHLO client.youju.test')).text).toContain('STARTTLS');
+  expect((await client.command('STARTTLS')).code).toBe(220);
+  await client.startTls(HOST);
+  expect((await client.command('EHLO client.youju.test')).code).toBe(250);
+  return { client, fingerprint: client.peerCertificate()?.fingerprint256 ?? '' };
 }
 
 describe('SMTP STARTTLS with the certificate service', () => {
@@ -56,8 +49,8 @@ describe('SMTP STARTTLS with the certificate service', () => {
     const second = await startTls(port);
     expect(second.fingerprint).toBe(new X509Certificate(b.cert).fingerprint256);
     // The session opened before the reload is still there and still answers.
-    expect(await command(first.socket, 'NOOP')).toMatch(/^250 /);
-    expect(await command(first.socket, 'QUIT')).toMatch(/^221 /);
-    expect(await command(second.socket, 'QUIT')).toMatch(/^221 /);
+    expect((await first.client.command('NOOP')).code).toBe(250);
+    expect((await first.client.command('QUIT')).code).toBe(221);
+    expect((await second.client.command('QUIT')).code).toBe(221);
   });
 });

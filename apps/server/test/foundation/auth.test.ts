@@ -1,10 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEFAULT_PERMISSION_KEY, decryptPermissionData } from '@youju/contract';
+import { DEFAULT_PERMISSION_KEY, decryptPermissionData, type PermissionData } from '@youju/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectOk } from '../support/api.js';
 import { addDomain, createUser } from '../support/fixtures.js';
 import { ADMIN_PASSWORD, ADMIN_USER, startTestServer, type TestServer } from '../support/test-server.js';
-import { expectOk } from '../support/api.js';
 
 describe('first-run set-up', () => {
   let server: TestServer;
@@ -33,6 +33,7 @@ describe('first-run set-up', () => {
       body: { setupToken, username: 'boss', password: 'boss-password' },
     });
     expect(ok.body).toMatchObject({ error: 0, data: { role: 'admin', username: 'boss' } });
+    expectOk(ok.body);
     const domains = await server.api('GET', 'user/getDomains', { token: ok.body.data.token });
     expectOk(domains.body);
 
@@ -84,6 +85,7 @@ describe('logins and sessions', () => {
     const login = await server.api('POST', 'login', {
       body: { username: ADMIN_USER, password: ADMIN_PASSWORD },
     });
+    expectOk(login.body);
     const token = login.body.data.token;
     expect((await server.api('GET', 'user/logout', { token })).body.error).toBe(0);
     expect((await server.api('GET', 'user/getDomains', { token })).body).toMatchObject({
@@ -94,9 +96,11 @@ describe('logins and sessions', () => {
 
   it('revokes every session on password change and returns a fresh token', async () => {
     const user = await createUser(server, 'changer');
-    const second = (
-      await server.api('POST', 'login', { body: { username: 'changer', password: user.password } })
-    ).body.data.token;
+    const secondLogin = await server.api('POST', 'login', {
+      body: { username: 'changer', password: user.password },
+    });
+    expectOk(secondLogin.body);
+    const second = secondLogin.body.data.token;
     const wrongOld = await server.api('POST', 'user/changePassword', {
       token: user.token,
       body: { oldPassword: 'wrong-one', newPassword: 'new-password-1' },
@@ -172,10 +176,12 @@ describe('mailbox registration and login', () => {
     const { body } = await server.api('POST', 'regEmail', { body: { domainId: openDomain.id } });
     expectOk(body);
     expect(body.data.email).toMatch(/^[a-z0-9]{10}@open\.youju\.test$/);
-    const expires = Date.parse(body.data.expiresAt);
+    const expires = Date.parse(body.data.expiresAt ?? '');
     expect(expires).toBeGreaterThan(Date.now() + 23 * 3_600_000);
     const vars = await server.api('GET', 'getVar', { token: body.data.token });
-    const permission = JSON.parse(decryptPermissionData(vars.body.permissionData, DEFAULT_PERMISSION_KEY));
+    const permission: PermissionData = JSON.parse(
+      decryptPermissionData(vars.body.permissionData, DEFAULT_PERMISSION_KEY),
+    );
     expect(permission).toMatchObject({ role: 'mailbox', name: body.data.email });
     // a mailbox session does not reach system-account calls
     expect((await server.api('GET', 'user/getDomains', { token: body.data.token })).status).toBe(403);

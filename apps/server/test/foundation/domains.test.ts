@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDomain, createUser } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
 import { expectOk } from '../support/api.js';
+import { addDomain, createUser } from '../support/fixtures.js';
+import { startTestServerAsAdmin, type TestServer } from '../support/test-server.js';
 
 let server: TestServer;
 let admin: string;
 beforeAll(async () => {
-  server = await startTestServer();
-  admin = await server.adminToken();
+  ({ server, admin } = await startTestServerAsAdmin());
 });
 afterAll(async () => server.close());
 

@@ -9,7 +9,7 @@ afterAll(async () => server.close());
 
 describe('response envelope', () => {
   it('answers unknown /api paths with the 404 envelope', async () => {
-    for (const method of ['GET', 'POST', 'DELETE']) {
+    for (const method of ['GET', 'POST', 'DELETE'] as const) {
       const { status, body } = await server.api(method, 'user/noSuchCall');
       expect(status).toBe(404);
       expect(body).toMatchObject({ error: 404 });

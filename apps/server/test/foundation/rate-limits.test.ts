@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabaseRateLimits } from '../../src/lib/database-rate-limits.js';
-import { startTestServer, type TestServer, testEngine } from '../support/test-server.js';
-import { createUserWithDomain } from '../support/fixtures.js';
+import { apiKeyOf, createUserWithDomain } from '../support/fixtures.js';
+import { startTestServer, stopAll, type TestServer, testEngine } from '../support/test-server.js';
+import { sleep } from '../support/wait-for.js';
 
 describe('rate limits kept in the database', () => {
   let server: TestServer;
@@ -22,17 +23,18 @@ describe('rate limits kept in the database', () => {
     await a.reset('1.2.3.4');
     expect(await a.count('1.2.3.4')).toBe(0);
     expect(await b.count('1.2.3.4')).toBe(1);
-    // A window that has passed counts nothing.
+    // A window that has passed counts nothing (the passing time is the test).
     const short = limits('test-short', 20);
     await short.hit('k');
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await sleep(60);
     expect(await short.count('k')).toBe(0);
   });
 });
 
 /**
- * Two processes against one PostgreSQL (PRODUCT.md "Shape of the system"): rate limits count
- * together, so a second process is no way around them. SQLite deployments are one process.
+ * Two processes against one PostgreSQL, as a deployment with several server processes behind one
+ * database runs: rate limits count together, so a second process is no way around them. SQLite
+ * deployments are one process.
  */
 describe.skipIf(testEngine !== 'postgres')('rate limits across processes on PostgreSQL', () => {
   let first: TestServer;
@@ -41,10 +43,7 @@ describe.skipIf(testEngine !== 'postgres')('rate limits across processes on Post
     first = await startTestServer();
     second = await startTestServer({ env: { DATABASE_URL: first.config.databaseUrl ?? '' } });
   });
-  afterAll(async () => {
-    await second?.close();
-    await first?.close();
-  });
+  afterAll(() => stopAll(second, first));
 
   it('locks an account after failed logins spread over both processes', async () => {
     const world = await createUserWithDomain(first, 'shared');
@@ -67,7 +66,7 @@ describe.skipIf(testEngine !== 'postgres')('rate limits across processes on Post
 
   it('limits an API key per minute across both processes', async () => {
     const world = await createUserWithDomain(first, 'openlimit');
-    const key = (await first.api('GET', 'user/getKey', { token: world.userToken })).body.data.key as string;
+    const key = await apiKeyOf(first, world.userToken);
     const call = (server: TestServer) =>
       server.api('GET', `open/getInbox?address=nobody@${world.domain}`, { headers: { 'x-api-key': key } });
     let refused = 0;

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectDefined, expectOk } from '../support/api.js';
 import { addDomain, createUser } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-import { expectOk } from '../support/api.js';
+import { startTestServerAsAdmin, type TestServer } from '../support/test-server.js';
 
 let server: TestServer;
 let admin: string;
 beforeAll(async () => {
-  server = await startTestServer();
-  admin = await server.adminToken();
+  ({ server, admin } = await startTestServerAsAdmin());
 });
 afterAll(async () => server.close());
 
@@ -30,6 +29,7 @@ describe('system accounts', () => {
     });
     expect(created.body.data).not.toHaveProperty('password_hash');
     expect(created.body.data).not.toHaveProperty('passwordHash');
+    expectOk(created.body);
     const id = created.body.data.id;
 
     const duplicate = await server.api('POST', 'admin/createSysAccount', {
@@ -43,7 +43,7 @@ describe('system accounts', () => {
     expect(page.body.data).toMatchObject({ total: 2, page: 1, pageSize: 1 });
     expect(page.body.data?.list).toHaveLength(1);
     const page2 = await server.api('GET', 'admin/getSysAccount?page=2&pageSize=1', { token: admin });
-    expect(page2.body.data?.list[0].username).toBe('operator');
+    expect(page2.body.data?.list[0]?.username).toBe('operator');
 
     const edited = await server.api('POST', 'admin/editSysAccount', {
       token: admin,
@@ -72,7 +72,11 @@ describe('system accounts', () => {
 
   it('never removes the last administrator', async () => {
     const list = await server.api('GET', 'admin/getSysAccount', { token: admin });
-    const self = list.body.data.list.find((account: { username: string }) => account.username === 'admin');
+    expectOk(list.body);
+    const self = expectDefined(
+      list.body.data.list.find((account) => account.username === 'admin'),
+      'the administrator account',
+    );
     const demote = await server.api('POST', 'admin/editSysAccount', {
       token: admin,
       body: { id: self.id, role: 'user' },

@@ -1,14 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectOk } from '../support/api.js';
-import {
-  buildServer,
-  createServerStore,
-  killServerProcesses,
-  type ServerProcess,
-  type ServerStore,
-  startServerProcess,
-} from '../support/server-process.js';
+import { describe, expect, it } from 'vitest';
+import { expectOk, getRaw } from '../support/api.js';
+import { type ServerProcess, startServerProcess, useServerStore } from '../support/server-process.js';
 import { sendMail } from '../support/smtp-client.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -19,10 +12,10 @@ import { waitFor } from '../support/wait-for.js';
  */
 const ADMIN = { username: 'crashadmin', password: 'crash-admin-password' };
 
-let store: ServerStore;
+const store = useServerStore();
 
 function startServer(): Promise<ServerProcess> {
-  return startServerProcess(store, {
+  return startServerProcess(store(), {
     MAIL_HOSTNAME: 'mx.crash.test',
     INIT_ADMIN_USER: ADMIN.username,
     INIT_ADMIN_PASSWORD: ADMIN.password,
@@ -39,16 +32,6 @@ function message(to: string, index: number): Buffer {
       `Content-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n\r\n${payload}\r\n`,
   );
 }
-
-beforeAll(async () => {
-  buildServer();
-  store = await createServerStore();
-}, 180_000);
-
-afterAll(async () => {
-  killServerProcesses();
-  await store.remove();
-});
 
 describe('crash safety', () => {
   it('keeps every acknowledged message intact across kill -9', async () => {
@@ -114,8 +97,7 @@ describe('crash safety', () => {
     // Everything stored, acknowledged or not (a commit can beat the reply to a kill), is intact.
     for (const [subject, id] of stored) {
       const index = Number(subject.replace('crash-', ''));
-      const response = await fetch(`${second.baseUrl}/api/user/raw/${id}?token=${token2}`);
-      const bytes = Buffer.from(await response.arrayBuffer());
+      const { bytes } = await getRaw(second, `user/raw/${id}?token=${token2}`);
       expect(bytes.equals(sent.get(index) ?? Buffer.alloc(0)), `${subject} differs`).toBe(true);
     }
     await second.stop();

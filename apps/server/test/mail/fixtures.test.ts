@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-import { fixtureBytes, fixtureList } from './mail-helpers.js';
+import { expectDefined, expectOk, getRaw } from '../support/api.js';
 import { createAddress, createUserWithDomain, type MailWorld } from '../support/fixtures.js';
 import { sendMail } from '../support/smtp-client.js';
-import { expectOk } from '../support/api.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { fixtureBytes, fixtureList } from './mail-helpers.js';
 
 let server: TestServer;
 let world: MailWorld;
@@ -17,18 +17,8 @@ beforeAll(async () => {
 });
 afterAll(async () => server.close());
 
-async function download(
-  path: string,
-  token: string,
-): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
-  const response = await fetch(`${server.baseUrl}/api/${path}`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  return {
-    status: response.status,
-    headers: response.headers,
-    bytes: Buffer.from(await response.arrayBuffer()),
-  };
+function download(path: string, token: string) {
+  return getRaw(server, path, { token });
 }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -50,11 +40,12 @@ describe('fixture corpus over a real SMTP socket', () => {
       const list = await server.api('GET', `user/getInbox?address=${encodeURIComponent(mailbox.address)}`, {
         token: world.userToken,
       });
-      expect(list.body.data?.total).toBe(1);
-      const item = list.body.data.list[0];
-      expect(item?.subject).toBe(fixture.subject);
-      expect(item?.size).toBe(content.length);
-      if (fixture.from) expect(item?.from).toEqual(fixture.from);
+      expectOk(list.body);
+      expect(list.body.data.total).toBe(1);
+      const item = expectDefined(list.body.data.list[0], 'the message');
+      expect(item.subject).toBe(fixture.subject);
+      expect(item.size).toBe(content.length);
+      if (fixture.from) expect(item.from).toEqual(fixture.from);
 
       const { body } = await server.api('GET', `user/getEmail?id=${item.id}`, { token: world.userToken });
       expectOk(body);
@@ -73,13 +64,11 @@ describe('fixture corpus over a real SMTP socket', () => {
       expect(mail.subject).not.toContain('\uFFFD');
 
       if (fixture.attachments) {
-        expect(mail.attachments.map((a: any) => a.filename)).toEqual(
-          fixture.attachments.map((a) => a.filename),
-        );
+        expect(mail.attachments.map((a) => a.filename)).toEqual(fixture.attachments.map((a) => a.filename));
         for (const [index, expected] of fixture.attachments.entries()) {
-          const meta = mail.attachments[index];
-          expect(meta?.contentType).toBe(expected.contentType);
-          expect(meta?.size).toBe(expected.size);
+          const meta = expectDefined(mail.attachments[index], `attachment ${index}`);
+          expect(meta.contentType).toBe(expected.contentType);
+          expect(meta.size).toBe(expected.size);
           const file = await download(`user/attachment/${meta.id}`, world.userToken);
           expect(file.status).toBe(200);
           expect(sha256(file.bytes)).toBe(expected.sha256);
@@ -89,7 +78,7 @@ describe('fixture corpus over a real SMTP socket', () => {
         }
       }
       if (fixture.inlineCid) {
-        const inline = mail.attachments.find((a: any) => a.contentId === fixture.inlineCid);
+        const inline = mail.attachments.find((a) => a.contentId === fixture.inlineCid);
         expect(inline?.inline).toBe(true);
         expect(mail.html).toContain(`/api/user/attachment/${inline?.id}`);
         expect(mail.hasAttachments).toBe(true);
@@ -133,12 +122,15 @@ describe('fixture corpus over a real SMTP socket', () => {
     const list = await server.api('GET', `user/getInbox?address=${mailbox.address}`, {
       token: world.userToken,
     });
-    const item = list.body.data.list[0];
-    expect(item?.subject).toBe('大附件');
-    expect(item?.hasAttachments).toBe(true);
+    expectOk(list.body);
+    const item = expectDefined(list.body.data.list[0], 'the message');
+    expect(item.subject).toBe('大附件');
+    expect(item.hasAttachments).toBe(true);
     const { body } = await server.api('GET', `user/getEmail?id=${item.id}`, { token: world.userToken });
-    expect(body.data?.attachments[0]).toMatchObject({ filename: '大文件.bin', size: data.length });
-    const file = await download(`user/attachment/${body.data.attachments[0].id}`, world.userToken);
+    expectOk(body);
+    const attachment = expectDefined(body.data.attachments[0], 'the attachment');
+    expect(attachment).toMatchObject({ filename: '大文件.bin', size: data.length });
+    const file = await download(`user/attachment/${attachment.id}`, world.userToken);
     expect(file.bytes.length).toBe(data.length);
     expect(sha256(file.bytes)).toBe(sha256(data));
     const raw = await download(`user/raw/${item.id}`, world.userToken);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { expectDefined, expectOk } from '../support/api.js';
 import { createAddress, createUserWithDomain, inbox, type MailWorld } from '../support/fixtures.js';
 import { sendMail, simpleMessage } from '../support/smtp-client.js';
-import { expectDefined, expectOk } from '../support/api.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let server: TestServer;
 let alice: MailWorld;
@@ -276,7 +276,7 @@ describe('live inbox (server-sent events)', () => {
           const match = /event: mail\ndata: (.*)\n\n/.exec(buffer);
           if (match) {
             buffer = buffer.slice((match.index ?? 0) + match[0].length);
-            return JSON.parse(match[1] ?? 'null');
+            return JSON.parse(match[1] ?? 'null') as unknown;
           }
           const chunk = await Promise.race([
             reader.read(),

@@ -2,10 +2,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailService, type MailService } from '../../src/modules/mail/mail-service.js';
 import type { AuthContext } from '../../src/modules/sessions/session-service.js';
-import { startTestServer, type TestServer, testEngine } from '../support/test-server.js';
+import { expectDefined, expectOk } from '../support/api.js';
 import { createAddress, createUserWithDomain, inbox, type MailWorld } from '../support/fixtures.js';
 import { sendMail } from '../support/smtp-client.js';
-import { expectOk } from '../support/api.js';
+import { startTestServer, type TestServer, testEngine } from '../support/test-server.js';
 
 let server: TestServer;
 let alice: MailWorld;
@@ -161,8 +161,11 @@ describe('text search', () => {
     await deliver(gone.address, { subject: `${marker} address` });
     expect(await search(marker)).toHaveLength(3);
 
-    const drop = (await inbox(server, alice.userToken, `&address=${box.address}`)).list.find(
-      (m: { subject: string }) => m.subject.endsWith('drop'),
+    const drop = expectDefined(
+      (await inbox(server, alice.userToken, `&address=${box.address}`)).list.find((m) =>
+        m.subject.endsWith('drop'),
+      ),
+      'the message to drop',
     );
     await server.api('POST', 'user/delEmail', { token: alice.userToken, body: { ids: [drop.id] } });
     expect(await search(marker)).toEqual([`${marker} address`, `${marker} keep`]);
@@ -248,7 +251,7 @@ describe('unread counts', () => {
 
   async function listed(address: string): Promise<number | undefined> {
     const { body } = await server.api('GET', 'user/emailList', { token: alice.userToken });
-    return body.data.find((a: { address: string }) => a.address === address)?.unread;
+    return body.data?.find((a) => a.address === address)?.unread;
   }
 
   it('stay exact after receive, read, unread and delete, and count only the caller’s mail', async () => {

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ABUSE } from '../../src/smtp/smtp-server.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { expectOk } from '../support/api.js';
 import { createAddress, createUserWithDomain } from '../support/fixtures.js';
 import { SmtpClient, smtpGreeting } from '../support/smtp-client.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 import { waitFor } from '../support/wait-for.js';
 
 let server: TestServer;
@@ -11,10 +12,9 @@ beforeAll(async () => {
 });
 afterAll(async () => server.close());
 
-async function blacklist(): Promise<
-  { ip: string; reason: string; source?: string; expiresAt: string | null }[]
-> {
+async function blacklist() {
   const { body } = await server.api('GET', 'waf/getBlacklist', { token: await server.adminToken() });
+  expectOk(body);
   return body.data;
 }
 

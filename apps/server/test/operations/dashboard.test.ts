@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY } from '../../src/lib/time.js';
 import { settled } from '../sending/sending-helpers.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-import { createAddress, createUserWithDomain, type MailWorld } from '../support/fixtures.js';
-import { sendMail, simpleMessage } from '../support/smtp-client.js';
-import { waitFor } from '../support/wait-for.js';
 import { expectOk } from '../support/api.js';
+import { createAddress, createUserWithDomain, inbox, type MailWorld } from '../support/fixtures.js';
+import { sendMail, simpleMessage } from '../support/smtp-client.js';
+import { startTestServerAsAdmin, type TestServer } from '../support/test-server.js';
+import { waitFor } from '../support/wait-for.js';
 
 let server: TestServer;
 let admin: string;
@@ -35,6 +35,7 @@ async function deliver(to: string, subject: string): Promise<number> {
 async function dashboard(token: string) {
   const { status, body } = await server.api('GET', 'user/getDashboard', { token });
   expect(status).toBe(200);
+  expectOk(body);
   return body.data;
 }
 
@@ -52,36 +53,24 @@ interface Expected {
   threeDaysAgo: number;
 }
 
-const expected: Record<'alice' | 'bob', Expected> = {
-  alice: {
-    receivedToday: 0,
-    received30d: 0,
-    sentToday: 0,
-    sent30d: 0,
-    addresses: 0,
-    mailboxes: 0,
-    domains: 1,
-    deliveryFailures: 0,
-    spam: 0,
-    threeDaysAgo: 0,
-  },
-  bob: {
-    receivedToday: 0,
-    received30d: 0,
-    sentToday: 0,
-    sent30d: 0,
-    addresses: 0,
-    mailboxes: 0,
-    domains: 1,
-    deliveryFailures: 0,
-    spam: 0,
-    threeDaysAgo: 0,
-  },
-};
+/** An owner's figures before the test does anything: nothing but the domain of its world. */
+const atStart = (): Expected => ({
+  receivedToday: 0,
+  received30d: 0,
+  sentToday: 0,
+  sent30d: 0,
+  addresses: 0,
+  mailboxes: 0,
+  domains: 1,
+  deliveryFailures: 0,
+  spam: 0,
+  threeDaysAgo: 0,
+});
+
+const expected: Record<'alice' | 'bob', Expected> = { alice: atStart(), bob: atStart() };
 
 beforeAll(async () => {
-  server = await startTestServer();
-  admin = await server.adminToken();
+  ({ server, admin } = await startTestServerAsAdmin());
   // Keep the 40-day-old message of this test away from the retention purge.
   await server.api('POST', 'user/updateSetting', { token: admin, body: { system: { retentionDays: 365 } } });
   alice = await createUserWithDomain(server, 'dashalice');
@@ -150,13 +139,11 @@ beforeAll(async () => {
   // The failure comes back to the sender as a bounce, received mail like any other.
   await waitFor(
     async () => {
-      const inbox = await server.api('GET', `user/getInbox?address=${aliceFirst.address}`, {
-        token: alice.userToken,
-      });
-      return inbox.body.data.list.some((item: { subject: string }) => item.subject.startsWith('退信：'))
-        ? true
-        : undefined;
-    }, { timeoutMs: 10_000, what: 'the bounce' });
+      const { list } = await inbox(server, alice.userToken, `&address=${aliceFirst.address}`);
+      return list.some((item) => item.subject.startsWith('退信：'));
+    },
+    { timeoutMs: 10_000, what: 'the bounce' },
+  );
   expected.alice.receivedToday += 1;
   expected.alice.received30d += 1;
 });
@@ -174,8 +161,8 @@ describe('getDashboard', () => {
     ] as const) {
       const data = await dashboard(world.userToken);
       const mine = expected[name];
-      expect(data?.scope).toBe('own');
-      expect(data?.totals).toMatchObject({
+      expect(data.scope).toBe('own');
+      expect(data.totals).toMatchObject({
         receivedToday: mine.receivedToday,
         received30d: mine.received30d,
         sentToday: mine.sentToday,
@@ -192,13 +179,13 @@ describe('getDashboard', () => {
         .select((eb) => eb.fn.sum<number>('messages.size').as('bytes'))
         .where('mailboxes.owner_id', '=', world.userId)
         .executeTakeFirstOrThrow();
-      expect(data?.totals.storageBytes).toBe(Number(stored.bytes));
+      expect(data.totals.storageBytes).toBe(Number(stored.bytes));
     }
   });
 
   it('gives administrators the whole system', async () => {
     const data = await dashboard(admin);
-    expect(data?.scope).toBe('system');
+    expect(data.scope).toBe('system');
     for (const field of [
       'receivedToday',
       'received30d',
@@ -209,34 +196,29 @@ describe('getDashboard', () => {
       'domains',
       'deliveryFailures',
     ] as const) {
-      expect(data?.totals[field], field).toBe(sum(field));
+      expect(data.totals[field], field).toBe(sum(field));
     }
   });
 
   it('has a 30-day daily series ending today that adds up to the totals', async () => {
     const data = await dashboard(alice.userToken);
-    expect(data?.daily).toHaveLength(30);
-    expect(data?.daily[29].date).toBe(localDate(Date.now()));
-    expect(data?.daily[0].date).toBe(localDate(Date.now() - 29 * DAY));
-    const day = data.daily.find((entry: { date: string }) => entry.date === localDate(Date.now() - 3 * DAY));
+    expect(data.daily).toHaveLength(30);
+    expect(data.daily[29]?.date).toBe(localDate(Date.now()));
+    expect(data.daily[0]?.date).toBe(localDate(Date.now() - 29 * DAY));
+    const day = data.daily.find((entry) => entry.date === localDate(Date.now() - 3 * DAY));
     expect(day).toMatchObject({ received: expected.alice.threeDaysAgo, sent: 0 });
-    expect(data?.daily[29]).toMatchObject({
+    expect(data.daily[29]).toMatchObject({
       received: expected.alice.receivedToday,
       sent: expected.alice.sentToday,
     });
-    const received = data.daily.reduce(
-      (total: number, entry: { received: number }) => total + entry.received,
-      0,
-    );
+    const received = data.daily.reduce((total, entry) => total + entry.received, 0);
     expect(received).toBe(expected.alice.received30d);
   });
 
   it('rates health on six dimensions for the radar chart', async () => {
     const data = await dashboard(alice.userToken);
-    expect(data?.radar).toHaveLength(6);
-    const byName = Object.fromEntries(
-      data.radar.map((item: { name: string; value: number }) => [item.name, item.value]),
-    );
+    expect(data.radar).toHaveLength(6);
+    const byName = Object.fromEntries(data.radar.map((item) => [item.name, item.value]));
     for (const item of data.radar) {
       expect(item.max).toBe(100);
       expect(item.value).toBeGreaterThanOrEqual(0);
@@ -255,6 +237,7 @@ describe('getDashboard', () => {
     const mailbox = await server.api('POST', 'loginEmail', {
       body: { email: `account@${alice.domain}`, password: 'mailbox-pw-1' },
     });
+    expectOk(mailbox.body);
     const refused = await server.api('GET', 'user/getDashboard', { token: mailbox.body.data.token });
     expect(refused.status).toBe(403);
     expect((await server.api('GET', 'user/getDashboard')).status).toBe(401);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { expectOk, getRaw, type HttpMethod } from '../support/api.js';
 import { createAddress, createUserWithDomain, inbox, type MailWorld } from '../support/fixtures.js';
 import { sendMail, simpleMessage } from '../support/smtp-client.js';
-import { expectOk, type HttpMethod } from '../support/api.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 import { sleep } from '../support/wait-for.js';
 
 let server: TestServer;
@@ -197,17 +197,20 @@ interface OpenApiDocument {
   info: { title: string };
   paths: Record<
     string,
-    Record<string, { summary?: string; parameters?: { name: string; schema: unknown }[]; requestBody?: unknown }>
+    Record<
+      string,
+      { summary?: string; parameters?: { name: string; schema: unknown }[]; requestBody?: unknown }
+    >
   >;
   components: { securitySchemes: Record<string, unknown> };
 }
 
 describe('OpenAPI document', () => {
   it('is valid JSON describing the open calls only, with the key header', async () => {
-    const response = await fetch(`${server.baseUrl}/api/openapi.json`);
+    const response = await getRaw(server, 'openapi.json');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
-    const document = JSON.parse(await response.text()) as OpenApiDocument;
+    const document = JSON.parse(response.bytes.toString()) as OpenApiDocument;
     expect(document.openapi).toMatch(/^3\./);
     expect(document.info.title).toMatch(/开放接口/);
     expect(Object.keys(document.paths).sort()).toEqual([

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../src/db/migrate.js';
+import { expectOk } from '../support/api.js';
 import { createUser, createUserWithDomain } from '../support/fixtures.js';
 import { startTestServer, type TestServer, testEngine } from '../support/test-server.js';
-import { expectOk } from '../support/api.js';
 
 let server: TestServer;
 
@@ -67,7 +67,7 @@ describe('sessions', () => {
     const otherSessions = await server.api('GET', 'user/getSessions', { token: other.token });
     const foreign = await server.api('POST', 'user/revokeSession', {
       token: desktop,
-      body: { id: otherSessions.body.data[0].id },
+      body: { id: otherSessions.body.data?.[0]?.id },
     });
     expect(foreign.status).toBe(404);
     expect((await server.api('GET', 'user/getSessions', { token: other.token })).status).toBe(200);
@@ -84,11 +84,13 @@ describe('sessions', () => {
     const registered = await server.api('POST', 'regEmail', {
       body: { domainId: world.domainId, localPart: 'sessionbox', password: 'mailbox-pw-1' },
     });
-    const first = registered.body.data.token as string;
+    expectOk(registered.body);
+    const first = registered.body.data.token;
     const login = await server.api('POST', 'loginEmail', {
       body: { email: `sessionbox@${world.domain}`, password: 'mailbox-pw-1' },
     });
-    const second = login.body.data.token as string;
+    expectOk(login.body);
+    const second = login.body.data.token;
     const listed = await server.api('GET', 'user/getSessions', { token: second });
     expect(listed.body.data).toHaveLength(2);
     await server.api('POST', 'user/revokeOtherSessions', { token: second });
@@ -135,9 +137,7 @@ describe('login history', () => {
     // Another account's history is its own.
     const other = await createUser(server, 'historyother');
     const theirs = await server.api('GET', 'user/getLoginHistory', { token: other.token });
-    expect(
-      theirs.body.data.list.every((item: { identifier: string }) => item.identifier === 'historyother'),
-    ).toBe(true);
+    expect(theirs.body.data?.list.every((item) => item.identifier === 'historyother')).toBe(true);
   });
 
   it('records mailbox logins too', async () => {
@@ -150,8 +150,9 @@ describe('login history', () => {
     const login = await server.api('POST', 'loginEmail', {
       body: { email: address, password: 'mailbox-pw-1' },
     });
+    expectOk(login.body);
     const history = await server.api('GET', 'user/getLoginHistory', { token: login.body.data.token });
-    expect(history.body.data?.list.map((item: { success: boolean }) => item.success)).toEqual([true, false]);
+    expect(history.body.data?.list.map((item) => item.success)).toEqual([true, false]);
   });
 });
 
@@ -181,10 +182,10 @@ describe('automatic bans', () => {
       expect((await server.api('GET', 'getVar')).status).toBe(200);
 
       const list = await server.api('GET', 'waf/getBlacklist', { token: admin });
-      const entry = list.body.data.find((item: { ip: string }) => item.ip === '203.0.113.3');
+      const entry = list.body.data?.find((item) => item.ip === '203.0.113.3');
       expect(entry).toMatchObject({ source: 'login', active: true });
       expect(entry?.reason).toMatch(/登录失败 3 次/);
-      const minutes = (Date.parse(entry.expiresAt) - Date.now()) / 60_000;
+      const minutes = (Date.parse(entry?.expiresAt ?? '') - Date.now()) / 60_000;
       expect(minutes).toBeGreaterThan(29);
       expect(minutes).toBeLessThanOrEqual(30);
 

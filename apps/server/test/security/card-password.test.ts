@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectOk } from '../support/api.js';
 import { addDomain, createUser } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -35,6 +36,7 @@ describe('card redemption as a password oracle', () => {
       token: owner.token,
       body: { count: 1, domainId: domain.id, validDays: 30 },
     });
+    expectOk(cards.body);
     const code = cards.body.data.codes[0];
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, index) =>

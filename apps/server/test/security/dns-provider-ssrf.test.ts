@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDomain, createUser } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServerAsAdmin, type TestServer } from '../support/test-server.js';
 
 const SECRET = Buffer.alloc(32, 7).toString('base64');
 
@@ -15,8 +15,7 @@ describe('DNS provider addresses', () => {
   let user: { id: number; token: string };
   let domainId: number;
   beforeAll(async () => {
-    server = await startTestServer();
-    admin = await server.adminToken();
+    ({ server, admin } = await startTestServerAsAdmin());
     user = await createUser(server, 'dns-user');
     domainId = (await addDomain(server, user.token, 'ssrf.test')).id;
   });

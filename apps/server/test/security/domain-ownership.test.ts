@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { senderWorld, settled, startMxDns, startRecordingSmtp } from '../sending/sending-helpers.js';
+import { expectDefined, expectOk } from '../support/api.js';
 import { freeDnsPort, type RunningDnsServer, startDnsmasq } from '../support/dns-servers.js';
 import { createUser } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
 import { SmtpClient } from '../support/smtp-client.js';
+import { startTestServer, stopAll, type TestServer } from '../support/test-server.js';
 import { waitFor } from '../support/wait-for.js';
-import { expectOk } from '../support/api.js';
 
 /**
  * Domain hijack: a system user claims a domain that is not theirs (someone's real domain, a public
@@ -37,12 +37,7 @@ describe('domain ownership', () => {
     });
     admin = await server.adminToken();
   });
-  afterAll(async () => {
-    await server?.close();
-    await dns?.stop();
-    await mx?.close();
-    await mxDns?.stop();
-  });
+  afterAll(() => stopAll(server, dns, mx, mxDns));
 
   async function serveTxt(name: string, value: string | null): Promise<void> {
     await dns?.stop();
@@ -109,11 +104,12 @@ describe('domain ownership', () => {
       token: mallory.token,
       body: { name: 'victim.test', publicRegistration: true },
     });
+    expectOk(claim.body);
     expect(claim.body.data).toMatchObject({
       status: 'pending',
       verification: { name: '_youju.victim.test', type: 'TXT' },
     });
-    expect(claim.body.data?.verification.value).toMatch(/^youju-verify=[0-9a-f]{32}$/);
+    expect(claim.body.data.verification?.value).toMatch(/^youju-verify=[0-9a-f]{32}$/);
     const createEmail = await server.api('POST', 'user/createEmail', {
       token: mallory.token,
       body: { domainId: claim.body.data.id, localPart: 'ceo' },
@@ -128,7 +124,7 @@ describe('domain ownership', () => {
     const register = await server.api('POST', 'regEmail', { body: { domainId: claim.body.data.id } });
     expect(register.body.error).not.toBe(0);
     const open = await server.api('GET', 'getArrDomains');
-    expect(open.body.data?.map((domain: { name: string }) => domain.name)).not.toContain('victim.test');
+    expect(open.body.data?.map((domain) => domain.name)).not.toContain('victim.test');
 
     // Inbound: 550 5.1.2 for the pending domain's addresses.
     const client = await SmtpClient.connect(server.smtpPort);
@@ -148,7 +144,7 @@ describe('domain ownership', () => {
     });
     expectOk(sent.body);
     await settled(server, sender.mailboxToken, sent.body.data.id);
-    await waitFor(() => (mx.received.length > 0 ? mx.received : null));
+    await waitFor(() => mx.received.length > 0, { what: 'the message at the real MX of victim.test' });
     expect(mx.received[0]?.rcptTo).toEqual(['ceo@victim.test']);
   });
 
@@ -158,7 +154,9 @@ describe('domain ownership', () => {
       token: owner.token,
       body: { name: 'mine.verify.test' },
     });
-    const { id, verification } = added.body.data;
+    expectOk(added.body);
+    const { id } = added.body.data;
+    const verification = expectDefined(added.body.data.verification, 'the verification record');
     const verify = () => server.api('POST', 'user/verifyDomain', { token: owner.token, body: { id } });
 
     await serveTxt(verification.name, null);
@@ -194,6 +192,7 @@ describe('domain ownership', () => {
       token: squatter.token,
       body: { name: 'squatted.test' },
     });
+    expectOk(claim.body);
     const spoof = await server.api('POST', 'user/sendEmail', {
       token: squatter.token,
       body: { from: 'ceo@squatted.test', to: ['someone@example.com'], subject: 'x', text: 'y' },

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upload } from '../sending/sending-helpers.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { expectOk } from '../support/api.js';
 import { createAddress, createUserWithDomain } from '../support/fixtures.js';
 import { sendMail, simpleMessage } from '../support/smtp-client.js';
-import { expectOk } from '../support/api.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 async function modes(directory: string): Promise<{ path: string; mode: number; directory: boolean }[]> {
   const found = [{ path: directory, mode: (await stat(directory)).mode & 0o777, directory: true }];
@@ -52,7 +52,8 @@ describe('data directory permissions', () => {
     const login = await server.api('POST', 'loginEmail', {
       body: { email: `uploader@${world.domain}`, password: 'upload-pass-1' },
     });
-    expect((await upload(server, login.body.data?.token, Buffer.alloc(1000, 1), 'a.bin')).status).toBe(200);
+    expectOk(login.body);
+    expect((await upload(server, login.body.data.token, Buffer.alloc(1000, 1), 'a.bin')).status).toBe(200);
     const entries = await modes(server.dataDir);
     expect(entries.length).toBeGreaterThan(3);
     for (const entry of entries) {

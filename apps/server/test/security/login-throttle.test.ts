@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServerAsAdmin, type TestServer } from '../support/test-server.js';
 
 const PASSWORD = 'user-password-1';
 
@@ -13,8 +13,7 @@ describe('login throttling', () => {
   let server: TestServer;
   let admin: string;
   beforeAll(async () => {
-    server = await startTestServer({ env: { TRUSTED_PROXIES: '127.0.0.1/8,::1' } });
-    admin = await server.adminToken();
+    ({ server, admin } = await startTestServerAsAdmin({ env: { TRUSTED_PROXIES: '127.0.0.1/8,::1' } }));
   });
   afterAll(async () => server?.close());
 
@@ -70,7 +69,7 @@ describe('login throttling', () => {
     });
     await server.api('POST', 'user/createEmailAccount', {
       token: admin,
-      body: { domainId: domain.body.data.id, localPart: 'boss', password: 'mailbox-pass-1' },
+      body: { domainId: domain.body.data?.id, localPart: 'boss', password: 'mailbox-pass-1' },
     });
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, index) =>

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { expectDefined, expectOk, getRaw } from '../support/api.js';
 import { createAddress, createUserWithDomain, inbox } from '../support/fixtures.js';
-import { sendMail } from '../support/smtp-client.js';
-import { expectOk } from '../support/api.js';
+import { messageWithAttachment, sendMail } from '../support/smtp-client.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 /**
  * A NUL byte in a header made every retry of that message fail with 451 on PostgreSQL (text columns
@@ -21,42 +21,34 @@ describe('NUL bytes', () => {
   afterAll(async () => server?.close());
 
   it('stores mail with NUL in headers, body and attachment name, raw bytes intact', async () => {
-    const content = Buffer.from(
+    const content = messageWithAttachment(
       [
         'From: "Evil\0Name" <sender@sender.example>',
         `To: <${address}>`,
         'Subject: null\0byte subject',
         'Message-ID: <nul\0id@sender.example>',
-        'MIME-Version: 1.0',
-        'Content-Type: multipart/mixed; boundary="b"',
-        '',
-        '--b',
-        'Content-Type: text/plain; charset=utf-8',
-        '',
-        'body with a \0 inside',
-        '--b',
-        'Content-Type: application/octet-stream; name="a\0b.bin"',
-        'Content-Disposition: attachment; filename="a\0b.bin"',
-        'Content-Transfer-Encoding: base64',
-        '',
-        Buffer.from('payload').toString('base64'),
-        '--b--',
-        '',
-      ].join('\r\n'),
-      'latin1',
+      ],
+      'body with a \0 inside',
+      {
+        headers: [
+          'Content-Type: application/octet-stream; name="a\0b.bin"',
+          'Content-Disposition: attachment; filename="a\0b.bin"',
+          'Content-Transfer-Encoding: base64',
+        ],
+        body: Buffer.from('payload').toString('base64'),
+      },
     );
     const result = await sendMail(server.smtpPort, { to: [address], content });
     expect(result.data?.code).toBe(250);
     const list = await inbox(server, userToken, '&q=byte');
     expect(list.total).toBe(1);
-    expect(list.list[0].subject).toBe('nullbyte subject');
-    const detail = await server.api('GET', `user/getEmail?id=${list.list[0].id}`, { token: userToken });
+    const message = expectDefined(list.list[0], 'the message');
+    expect(message.subject).toBe('nullbyte subject');
+    const detail = await server.api('GET', `user/getEmail?id=${message.id}`, { token: userToken });
     expectOk(detail.body);
     expect(detail.body.data.text).toContain('body with a  inside');
-    const raw = await fetch(`${server.baseUrl}/api/user/raw/${list.list[0].id}`, {
-      headers: { authorization: `Bearer ${userToken}` },
-    });
-    expect(Buffer.from(await raw.arrayBuffer()).equals(content)).toBe(true);
+    const raw = await getRaw(server, `user/raw/${message.id}`, { token: userToken });
+    expect(raw.bytes.equals(content)).toBe(true);
   });
 
   it('refuses NUL in API input with 400 naming the field, in body, query and path', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServer, stopAll, type TestServer } from '../support/test-server.js';
 
 /**
  * Behind a reverse proxy every ban and limit used to hit the proxy. X-Forwarded-For is now read only
@@ -13,10 +13,7 @@ describe('TRUSTED_PROXIES', () => {
     direct = await startTestServer();
     proxied = await startTestServer({ env: { TRUSTED_PROXIES: '127.0.0.1' } });
   });
-  afterAll(async () => {
-    await direct?.close();
-    await proxied?.close();
-  });
+  afterAll(() => stopAll(direct, proxied));
 
   it('ignores X-Forwarded-For from a peer that is not a trusted proxy', async () => {
     // A manual blacklist entry for the client's real address (loopback here).

@@ -1,8 +1,8 @@
 import { RESERVED_LOCAL_PARTS } from '@youju/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDomain, createUser } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
 import { expectOk } from '../support/api.js';
+import { addDomain, createUser } from '../support/fixtures.js';
+import { startTestServerAsAdmin, type TestServer } from '../support/test-server.js';
 
 /**
  * Certificate hijack through role addresses: whoever reads admin@ or postmaster@ of a domain passes
@@ -17,8 +17,7 @@ describe('reserved role addresses', () => {
   let stranger: { id: number; token: string };
 
   beforeAll(async () => {
-    server = await startTestServer();
-    admin = await server.adminToken();
+    ({ server, admin } = await startTestServerAsAdmin());
     owner = await createUser(server, 'role-owner');
     stranger = await createUser(server, 'role-stranger');
     domain = await addDomain(server, owner.token, 'roles.test', {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectDefined, getRaw } from '../support/api.js';
 import { createAddress, createUserWithDomain, inbox } from '../support/fixtures.js';
-import { sendMail } from '../support/smtp-client.js';
+import { messageWithAttachment, sendMail } from '../support/smtp-client.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 /**
@@ -16,29 +17,19 @@ describe('sandbox policy of mail content', () => {
     const world = await createUserWithDomain(server, 'sandbox');
     userToken = world.userToken;
     const address = (await createAddress(server, world, 'inbox')).address;
-    const content = Buffer.from(
-      [
-        'From: <sender@sender.example>',
-        `To: <${address}>`,
-        'Subject: sandboxed',
-        'MIME-Version: 1.0',
-        'Content-Type: multipart/mixed; boundary="b"',
-        '',
-        '--b',
-        'Content-Type: text/plain; charset=utf-8',
-        '',
-        'see the attachment',
-        '--b',
-        'Content-Type: text/html; name="page.html"',
-        'Content-Disposition: attachment; filename="page.html"',
-        '',
-        '<script>alert(document.cookie)</script>',
-        '--b--',
-        '',
-      ].join('\r\n'),
+    const content = messageWithAttachment(
+      ['From: <sender@sender.example>', `To: <${address}>`, 'Subject: sandboxed'],
+      'see the attachment',
+      {
+        headers: [
+          'Content-Type: text/html; name="page.html"',
+          'Content-Disposition: attachment; filename="page.html"',
+        ],
+        body: '<script>alert(document.cookie)</script>',
+      },
     );
     expect((await sendMail(server.smtpPort, { to: [address], content })).data?.code).toBe(250);
-    messageId = (await inbox(server, userToken)).list[0].id;
+    messageId = expectDefined((await inbox(server, userToken)).list[0], 'the message').id;
   });
   afterAll(async () => server?.close());
 
@@ -46,16 +37,14 @@ describe('sandbox policy of mail content', () => {
     ['raw message', () => `user/raw/${messageId}`],
     ['attachment', () => `user/attachment/${messageId}-0`],
   ])('serves the %s with the sandbox policy', async (_what, path) => {
-    const response = await fetch(`${server.baseUrl}/api/${path()}`, {
-      headers: { authorization: `Bearer ${userToken}` },
-    });
+    const response = await getRaw(server, path(), { token: userToken });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('keeps the application policy on other responses', async () => {
-    const response = await fetch(`${server.baseUrl}/api/getVar`);
+    const response = await getRaw(server, 'getVar');
     expect(response.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
   });
 });

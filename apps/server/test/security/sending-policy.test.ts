@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDomain, createUser } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
 import { expectOk } from '../support/api.js';
+import { addDomain, createUser } from '../support/fixtures.js';
+import { startTestServerAsAdmin, type TestServer } from '../support/test-server.js';
 
 /**
  * Anonymous spam: a one-click temporary mailbox (or one a visitor registered) could send to any
@@ -17,8 +17,9 @@ describe('sending policy', () => {
 
   beforeAll(async () => {
     // QUEUE_POLL_MS is long: these tests are about what is accepted, not about delivery.
-    server = await startTestServer({ env: { QUEUE_POLL_MS: '3600000', TRUSTED_PROXIES: '127.0.0.1' } });
-    admin = await server.adminToken();
+    ({ server, admin } = await startTestServerAsAdmin({
+      env: { QUEUE_POLL_MS: '3600000', TRUSTED_PROXIES: '127.0.0.1' },
+    }));
     owner = await createUser(server, 'policy-owner');
     domain = await addDomain(server, owner.token, 'policy.test', { publicRegistration: true });
     await server.api('POST', 'user/createEmail', {
@@ -80,6 +81,7 @@ describe('sending policy', () => {
     const login = await server.api('POST', 'loginEmail', {
       body: { email: 'bulk@policy.test', password: 'bulk-pass-1' },
     });
+    expectOk(login.body);
     const box = { token: login.body.data.token, email: 'bulk@policy.test' };
     const answers = await Promise.all(Array.from({ length: 40 }, () => send(box, ['someone@example.com'])));
     // sendPerHour defaults to 30
@@ -89,7 +91,8 @@ describe('sending policy', () => {
     expect(refused[0]?.body.msg).toMatch(/每小时最多发送 30 封/);
     // emptying the sent folder does not refill the allowance
     const sent = await server.api('GET', 'user/getSentEmail?pageSize=100', { token: box.token });
-    const ids = sent.body.data.list.map((item: { id: number }) => item.id);
+    expectOk(sent.body);
+    const ids = sent.body.data.list.map((item) => item.id);
     expect(
       (await server.api('POST', 'user/delSentEmail', { token: box.token, body: { ids } })).body.error,
     ).toBe(0);

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { getRaw } from '../support/api.js';
 import { createAddress, createUserWithDomain, inbox } from '../support/fixtures.js';
 import { SmtpClient, sendMail, simpleMessage } from '../support/smtp-client.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 /**
  * The auto-ban lost mail: thirty unknown recipients banned an address for an hour with a permanent
@@ -42,10 +43,8 @@ describe('bans that lose no mail', () => {
     expect(run.stdout.trim()).toBe('sent');
     const list = await inbox(server, userToken, `&address=${encodeURIComponent(address)}&q=lf-only`);
     expect(list.total).toBe(5);
-    const raw = await fetch(`${server.baseUrl}/api/user/raw/${list.list[0].id}`, {
-      headers: { authorization: `Bearer ${userToken}` },
-    });
-    const bytes = Buffer.from(await raw.arrayBuffer()).toString('latin1');
+    const raw = await getRaw(server, `user/raw/${list.list[0]?.id}`, { token: userToken });
+    const bytes = raw.bytes.toString('latin1');
     expect(bytes).toContain('Subject: lf-only\r\n\r\nline one\r\n.starts with a dot\r\nline three\r\n');
     expect(bytes.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
     expect(await server.app.services.firewall.isBlocked('127.0.0.1')).toBe(false);

@@ -1,37 +1,37 @@
-import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server.js';
 import { createAddress, createUserWithDomain } from '../support/fixtures.js';
-import { sendMail, simpleMessage } from '../support/smtp-client.js';
+import { SmtpClient, sendMail, simpleMessage } from '../support/smtp-client.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { waitFor } from '../support/wait-for.js';
 
 /** Slow connections from one address used to fill every slot, and the server answered 421 to all. */
 describe('SMTP connections per source', () => {
   let server: TestServer;
   let address: string;
-  const sockets: Socket[] = [];
+  const clients: SmtpClient[] = [];
   beforeAll(async () => {
     server = await startTestServer();
     const world = await createUserWithDomain(server, 'conns');
     address = (await createAddress(server, world, 'inbox')).address;
   });
   afterAll(async () => {
-    for (const socket of sockets) socket.destroy();
+    for (const client of clients) client.destroy();
     await server?.close();
   });
 
-  /** Opens a connection from `localAddress` and resolves with the first reply line (or 'closed'). */
-  function open(localAddress: string): Promise<string> {
-    return new Promise((resolve) => {
-      const socket = connect({ port: server.smtpPort, host: '127.0.0.1', localAddress });
-      sockets.push(socket);
-      let text = '';
-      socket.on('data', (chunk) => {
-        text += chunk.toString('latin1');
-        if (text.includes('\r\n')) resolve(text.split('\r\n')[0] ?? '');
-      });
-      socket.on('error', () => resolve('closed'));
-      socket.on('close', () => resolve(text.split('\r\n')[0] || 'closed'));
-    });
+  /**
+   * Opens a connection from `localAddress`, says nothing and leaves it open; resolves with the
+   * greeting (code and text) or 'closed'.
+   */
+  async function open(localAddress: string): Promise<string> {
+    try {
+      const client = await SmtpClient.connect(server.smtpPort, { localAddress });
+      clients.push(client);
+      const greeting = await client.read();
+      return greeting.code === 0 ? 'closed' : `${greeting.code} ${greeting.text}`;
+    } catch {
+      return 'closed';
+    }
   }
 
   it('answers 421 only to the source over its share; others still deliver', async () => {
@@ -49,8 +49,10 @@ describe('SMTP connections per source', () => {
     expect(result.greeting.code).toBe(220);
     expect(result.data?.code).toBe(250);
     // when the idle ones go, their source may connect again
-    for (const socket of sockets.splice(0)) socket.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await open('127.0.0.2')).toMatch(/^220/);
+    for (const client of clients.splice(0)) client.destroy();
+    await waitFor(async () => (await open('127.0.0.2')).startsWith('220'), {
+      timeoutMs: 3000,
+      what: 'a greeting for 127.0.0.2 once its idle connections are gone',
+    });
   });
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
 import { expectOk } from '../support/api.js';
+import { apiKeyOf, createUser } from '../support/fixtures.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { waitFor } from '../support/wait-for.js';
 
 /** Unlimited live-inbox streams per token exhausted the process's file descriptors. */
 describe('event streams per token', () => {
@@ -36,24 +37,26 @@ describe('event streams per token', () => {
     expect(await openStream(other.token)).toBe(200);
     // closing streams gives their slots back
     for (const controller of controllers.splice(0)) controller.abort();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await openStream(user.token)).toBe(200);
+    await waitFor(async () => (await openStream(user.token)) === 200, {
+      timeoutMs: 3000,
+      what: 'a stream slot given back',
+    });
   });
 
   it('caps waitEmail long polls per API key', async () => {
     const admin = await server.adminToken();
-    const key = (await server.api('GET', 'user/getKey', { token: admin })).body.data.key as string;
+    const key = await apiKeyOf(server, admin);
     const domain = await server.api('POST', 'user/addDomain', { token: admin, body: { name: 'wait.test' } });
     const address = await server.api('POST', 'user/createEmail', {
       token: admin,
-      body: { domainId: domain.body.data.id, localPart: 'nobody' },
+      body: { domainId: domain.body.data?.id, localPart: 'nobody' },
     });
     expectOk(address.body);
     const waits = await Promise.all(
       Array.from({ length: 25 }, () =>
-        fetch(`${server.baseUrl}/api/open/waitEmail?address=nobody@wait.test&timeout=3`, {
-          headers: { 'x-api-key': key },
-        }).then((response) => response.status),
+        server
+          .api('GET', 'open/waitEmail?address=nobody@wait.test&timeout=3', { headers: { 'x-api-key': key } })
+          .then((response) => response.status),
       ),
     );
     expect(waits.filter((status) => status === 429)).toHaveLength(5);

@@ -1,8 +1,6 @@
-import type { X509Certificate } from 'node:crypto';
-import { connect as connectTcp } from 'node:net';
-import { connect as connectTls, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reply } from '../support/smtp-lines.js';
+import { expectDefined } from '../support/api.js';
+import { SmtpClient } from '../support/smtp-client.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 /**
@@ -17,30 +15,18 @@ describe('STARTTLS without an operator certificate', () => {
   afterAll(async () => server?.close());
 
   it('offers a valid self-signed certificate for MAIL_HOSTNAME, never the library’s test key', async () => {
-    const plain = connectTcp({ port: server.smtpPort, host: '127.0.0.1' });
-    expect(await reply(plain)).toMatch(/^220 /);
-    const ehlo = reply(plain);
-    plain.write('EHLO client.test\r\n');
-    expect(await ehlo).toContain('STARTTLS');
-    const ready = reply(plain);
-    plain.write('STARTTLS\r\n');
-    expect(await ready).toMatch(/^220 /);
-    const secure = await new Promise<TLSSocket>((resolve, reject) => {
-      const socket = connectTls(
-        { socket: plain, servername: 'mx.selfsigned.test', rejectUnauthorized: false },
-        () => resolve(socket),
-      );
-      socket.once('error', reject);
-    });
-    const certificate = secure.getPeerX509Certificate() as X509Certificate;
+    const client = await SmtpClient.connect(server.smtpPort);
+    expect((await client.read()).code).toBe(220);
+    expect((await client.command('EHLO client.test')).text).toContain('STARTTLS');
+    expect((await client.command('STARTTLS')).code).toBe(220);
+    await client.startTls('mx.selfsigned.test');
+    const certificate = expectDefined(client.peerCertificate(), 'the certificate');
     expect(certificate.subject).toBe('CN=mx.selfsigned.test');
     expect(certificate.subjectAltName).toBe('DNS:mx.selfsigned.test');
     expect(Date.parse(certificate.validTo)).toBeGreaterThan(Date.now());
     expect(certificate.subject).not.toMatch(/localhost/);
-    const after = reply(secure);
-    secure.write('EHLO client.test\r\n');
-    expect(await after).toMatch(/^250[ -]/);
-    secure.destroy();
+    expect((await client.command('EHLO client.test')).code).toBe(250);
+    client.destroy();
     // it is not an operator certificate: the certificates screen does not list it
     const admin = await server.adminToken();
     const listed = await server.api('POST', 'user/reloadCertificates', { token: admin });

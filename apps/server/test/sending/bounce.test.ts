@@ -1,11 +1,11 @@
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeliveryWorker, type DeliveryWorker } from '../../src/modules/sending/delivery-worker.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-import { rawOf, type SenderWorld, senderWorld, settled, startRecordingSmtp } from './sending-helpers.js';
-import { sleep, waitFor } from '../support/wait-for.js';
-import { inbox } from '../support/fixtures.js';
 import { expectOk } from '../support/api.js';
+import { inbox } from '../support/fixtures.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { sleep, waitFor } from '../support/wait-for.js';
+import { rawOf, type SenderWorld, senderWorld, settled, startRecordingSmtp } from './sending-helpers.js';
 
 /**
  * Bounces (RFC 3464 delivery status notifications): when a recipient fails for good, the sender's
@@ -247,7 +247,9 @@ describe('bounces for failed deliveries', () => {
       async () => {
         const rows = await queueRows(server, id);
         return rows[0]?.bounce_state === 'skipped' ? rows : undefined;
-      }, { timeoutMs: 10_000, what: 'the bounce to be skipped' });
+      },
+      { timeoutMs: 10_000, what: 'the bounce to be skipped' },
+    );
     expect(row).toMatchObject({ status: 'failed', failure_status: '5.7.1', bounce_owner: null });
     expect(await countMessages()).toBe(messagesBefore);
     expect(relay.attempts()).toBe(1);
@@ -264,7 +266,9 @@ describe('bounces for failed deliveries', () => {
     const id = await send(world.userToken, address, ['x@far-away.example'], '自动回复');
     await settled(server, world.userToken, id);
     await waitFor(
-      async () => ((await queueRows(server, id))[0]?.bounce_state === 'skipped' ? true : undefined), { timeoutMs: 10_000, what: 'the bounce to be skipped' });
+      async () => ((await queueRows(server, id))[0]?.bounce_state === 'skipped' ? true : undefined),
+      { timeoutMs: 10_000, what: 'the bounce to be skipped' },
+    );
     expect(await inboxOf(server, world.userToken, address)).toEqual([]);
   });
 });
@@ -329,7 +333,9 @@ describe('bounces across processes', () => {
     first.start();
     second.start();
     await waitFor(
-      async () => ((await queueRows(server, id))[0]?.bounce_state === 'sent' ? true : undefined), { timeoutMs: 10_000, what: 'the bounce' });
+      async () => ((await queueRows(server, id))[0]?.bounce_state === 'sent' ? true : undefined),
+      { timeoutMs: 10_000, what: 'the bounce' },
+    );
     const third = newProcess('c');
     third.start();
     // A window in which the later process must find nothing to do.
@@ -368,7 +374,9 @@ describe('bounces across processes', () => {
     await sleep(1000);
     expect(await bouncesIn(server, world.mailboxToken)).toHaveLength(before);
     await waitFor(
-      async () => ((await queueRows(server, id))[0]?.bounce_state === 'sent' ? true : undefined), { timeoutMs: 10_000, what: 'the bounce after the lease' });
+      async () => ((await queueRows(server, id))[0]?.bounce_state === 'sent' ? true : undefined),
+      { timeoutMs: 10_000, what: 'the bounce after the lease' },
+    );
     // A window for a second copy that must not come.
     await sleep(800);
     const bounces = await bouncesIn(server, world.mailboxToken);

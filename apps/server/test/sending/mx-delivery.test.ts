@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { dkimVerify } from 'mailauth';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server.js';
 import { expectOk } from '../support/api.js';
+import { startTestServer, stopAll, type TestServer } from '../support/test-server.js';
+import { waitFor } from '../support/wait-for.js';
 import {
   rawOf,
   type SenderWorld,
@@ -14,7 +15,6 @@ import {
   upload,
   verifyDkim,
 } from './sending-helpers.js';
-import { waitFor } from '../support/wait-for.js';
 
 /**
  * Direct delivery to MX hosts found through a real name server (dnsmasq on loopback): the receiving
@@ -48,12 +48,7 @@ describe('delivery to the recipient domain’s MX', () => {
     });
     world = await senderWorld(sender, 'sender', 'sender.test');
   });
-  afterAll(async () => {
-    await sender?.close();
-    await receiver?.close();
-    await tlsMx?.close();
-    await dns?.stop();
-  });
+  afterAll(() => stopAll(sender, receiver, tlsMx, dns));
 
   it('delivers a Chinese message with an attachment intact and DKIM-verifiable', async () => {
     const attachment = randomBytes(300 * 1024);

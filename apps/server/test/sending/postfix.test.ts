@@ -6,11 +6,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-import { rawOf, type SenderWorld, senderWorld, settled, startMxDns, upload, verifyDkim } from './sending-helpers.js';
 import { expectOk } from '../support/api.js';
 import { freePort } from '../support/ports.js';
+import { startTestServer, stopAll, type TestServer } from '../support/test-server.js';
 import { waitFor } from '../support/wait-for.js';
+import {
+  rawOf,
+  type SenderWorld,
+  senderWorld,
+  settled,
+  startMxDns,
+  upload,
+  verifyDkim,
+} from './sending-helpers.js';
 
 const POSTFIX = '/usr/sbin/postfix';
 /** Postfix needs root to start its master (it drops to the postfix user itself). */
@@ -89,7 +97,9 @@ async function startPostfix(
     async () => {
       if (child.exitCode !== null) throw new Error(`postfix exited (${child.exitCode}):\n${await log()}`);
       return /daemon started/.test(await log()) ? true : undefined;
-    }, { timeoutMs: 20_000, what: 'postfix to start' });
+    },
+    { timeoutMs: 20_000, what: 'postfix to start' },
+  );
   return {
     port,
     maildir: join(vmail, 'mail', 'new'),
@@ -121,11 +131,7 @@ describe.skipIf(!canRunPostfix)('delivery to Postfix', () => {
     });
     world = await senderWorld(sender, 'pf', 'pfsender.test');
   });
-  afterAll(async () => {
-    await sender?.close();
-    await dns?.stop();
-    await postfix?.stop();
-  });
+  afterAll(() => stopAll(sender, dns, postfix));
 
   it('is accepted by Postfix and lands in its Maildir intact and DKIM-valid', async () => {
     const attachment = randomBytes(100 * 1024);
@@ -147,7 +153,9 @@ describe.skipIf(!canRunPostfix)('delivery to Postfix', () => {
     expect(item.deliveries[0]?.remoteResponse).toMatch(/^250 2\.0\.0 Ok: queued as /);
 
     const name = await waitFor(
-      async () => (existsSync(postfix.maildir) ? (await readdir(postfix.maildir))[0] : undefined), { timeoutMs: 20_000, what: 'the Maildir file' });
+      async () => (existsSync(postfix.maildir) ? (await readdir(postfix.maildir))[0] : undefined),
+      { timeoutMs: 20_000, what: 'the Maildir file' },
+    );
     const delivered = await readFile(join(postfix.maildir, name));
     const original = await rawOf(sender, world.mailboxToken, `sentRaw/${sent.body.data.id}`);
     // Postfix adds its trace headers on top and stores lines with LF (Maildir); everything we sent

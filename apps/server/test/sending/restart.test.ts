@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectOk } from '../support/api.js';
 import { freePort } from '../support/ports.js';
-import {
-  buildServer,
-  createServerStore,
-  killServerProcesses,
-  type ServerProcess,
-  type ServerStore,
-  startServerProcess,
-} from '../support/server-process.js';
+import { type ServerProcess, startServerProcess, useServerStore } from '../support/server-process.js';
 import { sleep, waitFor } from '../support/wait-for.js';
 import { startRecordingSmtp } from './sending-helpers.js';
 
@@ -20,10 +13,10 @@ import { startRecordingSmtp } from './sending-helpers.js';
  */
 const ADMIN = { username: 'queueadmin', password: 'queue-admin-password' };
 
-let store: ServerStore;
+const store = useServerStore();
 
 function startServer(relayPort: number): Promise<ServerProcess> {
-  return startServerProcess(store, {
+  return startServerProcess(store(), {
     MAIL_HOSTNAME: 'mx.restart.test',
     INIT_ADMIN_USER: ADMIN.username,
     INIT_ADMIN_PASSWORD: ADMIN.password,
@@ -47,16 +40,6 @@ async function sentStatus(server: ServerProcess, token: string, id: number) {
   return list.body.data.list.find((item) => item.id === id);
 }
 
-beforeAll(async () => {
-  buildServer();
-  store = await createServerStore();
-}, 180_000);
-
-afterAll(async () => {
-  killServerProcesses();
-  await store.remove();
-});
-
 describe('outbound queue across kill -9', () => {
   it('delivers a message exactly once after the server is killed mid-delivery and between retries', async () => {
     // 1. The relay takes the DATA of the first attempt and never answers: the row is "sending".
@@ -75,7 +58,12 @@ describe('outbound queue across kill -9', () => {
     expectOk(domain.body);
     const sent = await first.api('POST', 'user/sendEmail', {
       token,
-      body: { from: 'ops@restart.test', to: ['far@far-away.example'], subject: '重启前排队', text: '杀进程也不丢' },
+      body: {
+        from: 'ops@restart.test',
+        to: ['far@far-away.example'],
+        subject: '重启前排队',
+        text: '杀进程也不丢',
+      },
     });
     expectOk(sent.body);
     expect(sent.body.data.status).toBe('queued');
@@ -142,7 +130,10 @@ describe('outbound queue across kill -9', () => {
     const relay = await startRecordingSmtp(() => ({ code: 550, message: '5.1.1 User unknown' }));
     const first = await startServer(relay.port);
     const token = await adminToken(first);
-    const domain = await first.api('POST', 'user/addDomain', { token, body: { name: 'bounce-restart.test' } });
+    const domain = await first.api('POST', 'user/addDomain', {
+      token,
+      body: { name: 'bounce-restart.test' },
+    });
     expectOk(domain.body);
     const address = await first.api('POST', 'user/createEmail', {
       token,
@@ -151,15 +142,25 @@ describe('outbound queue across kill -9', () => {
     expectOk(address.body);
     const sent = await first.api('POST', 'user/sendEmail', {
       token,
-      body: { from: 'ops@bounce-restart.test', to: ['nobody@far-away.example'], subject: '会被退回', text: '.' },
+      body: {
+        from: 'ops@bounce-restart.test',
+        to: ['nobody@far-away.example'],
+        subject: '会被退回',
+        text: '.',
+      },
     });
     expectOk(sent.body);
     const bounces = async (server: ServerProcess, session: string) => {
-      const inbox = await server.api('GET', 'user/getInbox?address=ops@bounce-restart.test', { token: session });
+      const inbox = await server.api('GET', 'user/getInbox?address=ops@bounce-restart.test', {
+        token: session,
+      });
       expectOk(inbox.body);
       return inbox.body.data.list.filter((item) => item.from.address === 'mailer-daemon@mx.restart.test');
     };
-    await waitFor(async () => (await bounces(first, token)).length > 0, { timeoutMs: 15_000, what: 'the bounce' });
+    await waitFor(async () => (await bounces(first, token)).length > 0, {
+      timeoutMs: 15_000,
+      what: 'the bounce',
+    });
     await first.kill();
 
     const second = await startServer(relay.port);

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { dkimVerify } from 'mailauth';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-import { rawOf, type SenderWorld, senderWorld, sentItem, settled, upload } from './sending-helpers.js';
-import { sendMail } from '../support/smtp-client.js';
 import { expectOk } from '../support/api.js';
 import { createAddress } from '../support/fixtures.js';
+import { sendMail } from '../support/smtp-client.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { rawOf, type SenderWorld, senderWorld, sentItem, settled, upload } from './sending-helpers.js';
 
 const PNG = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),

@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
+import type { SentItem } from '@youju/contract';
 import { dkimVerify } from 'mailauth';
 import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
-import type { DataOf } from '../support/api.js';
+import { getRaw } from '../support/api.js';
 import { type RunningDnsServer, startDnsmasq } from '../support/dns-servers.js';
 import { addDomain, createUser, uniqueUsername } from '../support/fixtures.js';
 import type { TestServer } from '../support/test-server.js';
@@ -57,8 +58,6 @@ export async function upload(
   return server.api('POST', 'user/uploadFile', { token, body: form });
 }
 
-type SentItem = DataOf<'user/getSentEmail'>['list'][number];
-
 /** The sent item `id` as getSentEmail lists it. */
 export async function sentItem(server: TestServer, token: string, id: number): Promise<SentItem | undefined> {
   const { body } = await server.api('GET', 'user/getSentEmail?pageSize=100', { token });
@@ -78,16 +77,15 @@ export async function settled(
       const item = await sentItem(server, token, id);
       return item && ['delivered', 'failed'].includes(item.status) ? item : undefined;
     },
-    { timeoutMs, what: `sent item ${id} to settle` },
+    { timeoutMs, intervalMs: 100, what: `sent item ${id} to settle` },
   );
 }
 
+/** The bytes of `user/<path>` (`raw/<id>`, `sentRaw/<id>`), which must be there. */
 export async function rawOf(server: TestServer, token: string, path: string): Promise<Buffer> {
-  const response = await fetch(`${server.baseUrl}/api/user/${path}`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  if (response.status !== 200) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
-  return Buffer.from(await response.arrayBuffer());
+  const response = await getRaw(server, `user/${path}`, { token });
+  if (response.status !== 200) throw new Error(`${path}: HTTP ${response.status} ${response.bytes}`);
+  return response.bytes;
 }
 
 export interface ReceivedMessage {

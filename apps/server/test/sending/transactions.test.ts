@@ -1,11 +1,18 @@
 import type { SMTPServerAddress, SMTPServerSession } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeliveryWorker, type DeliveryWorker } from '../../src/modules/sending/delivery-worker.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-import { rawOf, type SenderWorld, senderWorld, settled, startMxDns, startRecordingSmtp } from './sending-helpers.js';
-import { sleep, waitFor } from '../support/wait-for.js';
-import { inbox } from '../support/fixtures.js';
 import { expectOk } from '../support/api.js';
+import { inbox } from '../support/fixtures.js';
+import { startTestServer, stopAll, type TestServer } from '../support/test-server.js';
+import { sleep, waitFor } from '../support/wait-for.js';
+import {
+  rawOf,
+  type SenderWorld,
+  senderWorld,
+  settled,
+  startMxDns,
+  startRecordingSmtp,
+} from './sending-helpers.js';
 
 /**
  * One SMTP transaction per recipient domain: the recipients of a message that share a domain (and
@@ -91,12 +98,7 @@ describe('one SMTP transaction per recipient domain', () => {
     });
     world = await senderWorld(sender, 'group', 'groupsender.test');
   });
-  afterAll(async () => {
-    await sender?.close();
-    await groupMx?.close();
-    await otherMx?.close();
-    await dns?.stop();
-  });
+  afterAll(() => stopAll(sender, groupMx, otherMx, dns));
 
   async function send(to: string[], subject: string): Promise<number> {
     const { body } = await sender.api('POST', 'user/sendEmail', {
@@ -166,7 +168,9 @@ describe('one SMTP transaction per recipient domain', () => {
       async () => {
         const { list } = await inbox(sender, world.mailboxToken);
         return list.find((entry) => entry.subject === '退信：邮件未能送达（有收有拒）');
-      }, { timeoutMs: 10_000, what: 'the bounce' });
+      },
+      { timeoutMs: 10_000, what: 'the bounce' },
+    );
     const text = (await rawOf(sender, world.mailboxToken, `raw/${bounce.id}`)).toString('utf8');
     expect(text).toContain(
       'Final-Recipient: rfc822; refused@group.test\r\nAction: failed\r\nStatus: 5.1.1\r\n',
@@ -253,9 +257,7 @@ describe('one SMTP transaction per recipient domain', () => {
       await sleep(500);
       const delivered = groupMx.received.flatMap((message) => message.rcptTo).sort();
       expect(delivered).toEqual(five);
-      expect(item.deliveries.map((delivery) => delivery.attempts)).toEqual([
-        1, 1, 1, 1, 1,
-      ]);
+      expect(item.deliveries.map((delivery) => delivery.attempts)).toEqual([1, 1, 1, 1, 1]);
       expect(problems).toEqual([]);
     } finally {
       for (const worker of workers) await worker.stop();

@@ -1,6 +1,5 @@
 import { request } from 'node:http';
 import type { Static } from '@sinclair/typebox';
-import { expect } from 'vitest';
 import type {
   AddressList,
   ApiKeyView,
@@ -52,6 +51,7 @@ import type {
   VerCardData,
   VersionInfo,
 } from '@youju/contract';
+import { expect } from 'vitest';
 
 /** A call that worked: error 0 and the call's data (none for calls that only say "done"). */
 export interface ApiSuccess<T> {
@@ -185,7 +185,8 @@ export interface ApiBodies {
 export type ApiPath = keyof ApiBodies;
 
 /** The body a path answers with; a path the table does not name answers an envelope of unknown data. */
-export type BodyOf<P extends string> = PathOf<P> extends ApiPath ? ApiBodies[PathOf<P>] : ApiEnvelope<unknown>;
+export type BodyOf<P extends string> =
+  PathOf<P> extends ApiPath ? ApiBodies[PathOf<P>] : ApiEnvelope<unknown>;
 
 /** A path without its query. */
 type PathOf<P extends string> = P extends `${infer Path}?${string}` ? Path : P;
@@ -257,7 +258,8 @@ export async function callApi<P extends string>(
   return { status, body: parseBody(text) as BodyOf<P> };
 }
 
-function parseBody(text: string): unknown {
+/** The body of an answer: parsed JSON, or the text itself when it is not JSON. */
+export function parseBody(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -312,4 +314,30 @@ export function expectDefined<T>(value: T, what: string): NonNullable<T> {
   expect(value, `${what} is missing`).toBeDefined();
   expect(value, `${what} is missing`).not.toBeNull();
   return value as NonNullable<T>;
+}
+
+/** An answer as it came: status, headers and bytes. */
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  bytes: Buffer;
+}
+
+/**
+ * GETs `<server.baseUrl>/api/<path>` and returns the answer as it came, for what is not a JSON
+ * envelope: raw messages, attachments, exports, a payment gateway's notice, the headers themselves.
+ */
+export async function getRaw(
+  server: { baseUrl: string },
+  path: string,
+  options: { token?: string; headers?: Record<string, string> } = {},
+): Promise<RawResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const response = await fetch(`${server.baseUrl}/api/${path.replace(/^\//, '')}`, { headers });
+  return {
+    status: response.status,
+    headers: response.headers,
+    bytes: Buffer.from(await response.arrayBuffer()),
+  };
 }

@@ -1,3 +1,4 @@
+import type { Domain } from '@youju/contract';
 import type { DataOf } from './api.js';
 import type { TestServer } from './test-server.js';
 
@@ -49,7 +50,7 @@ export async function addDomain(
   token: string,
   name: string,
   options: { publicRegistration?: boolean; forSale?: boolean; price?: number; pending?: boolean } = {},
-): Promise<{ id: number; name: string; status: string }> {
+): Promise<Domain> {
   const { pending, ...fields } = options;
   const { body } = await server.api('POST', 'user/addDomain', { token, body: { name, ...fields } });
   if (body.error !== 0) throw new Error(`addDomain: ${JSON.stringify(body)}`);
@@ -58,6 +59,13 @@ export async function addDomain(
     return { ...body.data, status: 'active' };
   }
   return body.data;
+}
+
+/** The API key of the account behind `token` (getKey shows it in full until it is first used). */
+export async function apiKeyOf(server: TestServer, token: string): Promise<string> {
+  const { body } = await server.api('GET', 'user/getKey', { token });
+  if (body.error !== 0) throw new Error(`getKey: ${JSON.stringify(body)}`);
+  return body.data.key;
 }
 
 /** A system user with a verified domain of its own, open for registration. */

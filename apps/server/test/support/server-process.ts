@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { type ApiCaller, apiAt } from './api.js';
 import { createPostgresDatabase, testEngine } from './test-server.js';
 
@@ -112,4 +113,24 @@ export function startServerProcess(store: ServerStore, env: Record<string, strin
 /** Kills every process still running, for afterAll: a failed test must not leave one behind. */
 export function killServerProcesses(): void {
   for (const child of running) child.kill('SIGKILL');
+}
+
+/**
+ * For a file whose tests run the program: before its tests, builds the program and makes a store;
+ * after them, kills every process still running and removes the store. Returns the store's getter.
+ */
+export function useServerStore(): () => ServerStore {
+  let store: ServerStore | undefined;
+  beforeAll(async () => {
+    buildServer();
+    store = await createServerStore();
+  }, 180_000);
+  afterAll(async () => {
+    killServerProcesses();
+    await store?.remove();
+  });
+  return () => {
+    if (!store) throw new Error('the store is made before the tests (beforeAll)');
+    return store;
+  };
 }

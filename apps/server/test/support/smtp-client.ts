@@ -204,6 +204,35 @@ export async function sendMail(
   }
 }
 
+/**
+ * A multipart/mixed message (boundary `b`) with CRLF line ends: `headers` on top, a UTF-8 text part,
+ * then one attachment with its own header lines and body.
+ */
+export function messageWithAttachment(
+  headers: string[],
+  text: string,
+  attachment: { headers: string[]; body: string },
+): Buffer {
+  return Buffer.from(
+    [
+      ...headers,
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/mixed; boundary="b"',
+      '',
+      '--b',
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      text,
+      '--b',
+      ...attachment.headers,
+      '',
+      attachment.body,
+      '--b--',
+      '',
+    ].join('\r\n'),
+  );
+}
+
 /** A plain message with CRLF line ends. */
 export function simpleMessage(
   to: string,

@@ -122,3 +122,23 @@ export async function startTestServer(
     },
   };
 }
+
+/** A test server and its administrator's token, for files whose tests act as the administrator. */
+export async function startTestServerAsAdmin(
+  options: Parameters<typeof startTestServer>[0] = {},
+): Promise<{ server: TestServer; admin: string }> {
+  const server = await startTestServer(options);
+  return { server, admin: await server.adminToken() };
+}
+
+/** What a test starts and must stop afterwards: a server (`close`) or a helper process (`stop`). */
+type Stoppable = { close(): Promise<void> } | { stop(): Promise<void> };
+
+/** Stops what a file started, one after the other in the order given; skips what never started. */
+export async function stopAll(...started: Array<Stoppable | undefined | null>): Promise<void> {
+  for (const item of started) {
+    if (!item) continue;
+    if ('close' in item) await item.close();
+    else await item.stop();
+  }
+}

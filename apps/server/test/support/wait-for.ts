@@ -24,7 +24,9 @@ export async function waitFor<T>(
     const value = await condition();
     if (value !== undefined && value !== null && value !== false) return value as Exclude<T, NotYet>;
     if (Date.now() >= deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (the last check gave ${String(value)})`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what} (the last check gave ${String(value)})`,
+      );
     }
     await sleep(intervalMs);
   }
