@@ -345,7 +345,7 @@ export function likePattern(text: string): string {
  * and with the trigram tokenizer a phrase matches wherever the text occurs as a substring of one
  * column (https://sqlite.org/fts5.html#fts5_strings, #the_trigram_tokenizer).
  */
-export function trigramPhrase(text: string): string {
+function trigramPhrase(text: string): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
 

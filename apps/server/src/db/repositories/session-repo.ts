@@ -105,13 +105,7 @@ export async function revokeOpenSessionsOfSubject(
   subjectId: number,
   now: number,
 ): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ revoked_at: now })
-    .where('subject_kind', '=', kind)
-    .where('subject_id', '=', subjectId)
-    .where('revoked_at', 'is', null)
-    .execute();
+  await revokeOpenSessions(db, kind, subjectId, now).execute();
 }
 
 /** Revokes every open session of the mailboxes `mailboxIds`. */
