@@ -18,6 +18,7 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
+          globalSetup: ['apps/server/test/support/compile-server.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -31,12 +31,14 @@ import { installOpenApi } from './plugins/openapi.js';
 import { installValidators } from './plugins/validation.js';
 import { installWebClient } from './plugins/web-client.js';
 import { createServices, type Services } from './services.js';
+import { type MessageStore, startMessageStore } from './store/message-store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     database: DatabaseHandle;
     services: Services;
+    messageStore: MessageStore;
   }
 }
 
@@ -128,6 +130,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('database', database);
   app.decorate('services', createServices(database.db, database.engine, config, app.log, database.pool));
   app.addHook('onClose', async () => database.close());
+  // Inbound mail is stored on a worker thread (src/store); onClose hooks run last-added first, so
+  // it ends before the database closes.
+  app.decorate(
+    'messageStore',
+    startMessageStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, app.log),
+  );
+  app.addHook('onClose', async () => app.messageStore.close());
   // Live-inbox notifications (LISTEN on PostgreSQL) and the retention purge stop before the
   // database closes.
   await app.services.mailEvents.start();

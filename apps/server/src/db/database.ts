@@ -37,7 +37,12 @@ function cachedStatements(sqlite: SqliteDatabase.Database): KyselySqliteDatabase
   const cache = new Map<string, SqliteDatabase.Statement>();
   return {
     close: () => sqlite.close(),
-    prepare(source: string) {
+    prepare(text: string) {
+      // Kysely begins every SQLite transaction with a plain (deferred) "begin". The store worker
+      // (src/smtp/store-worker.ts) writes through a second connection, and a deferred transaction
+      // that has read cannot wait for the other writer: it fails at its first write with
+      // SQLITE_BUSY. Taking the write lock at the start makes it wait (busy_timeout) instead.
+      const source = text === 'begin' ? 'begin immediate' : text;
       const cached = cache.get(source);
       if (cached && !cached.busy) {
         cache.delete(source);
@@ -54,9 +59,18 @@ function cachedStatements(sqlite: SqliteDatabase.Database): KyselySqliteDatabase
   };
 }
 
-export function openDatabase(options: { databaseUrl: string | null; dataDir: string }): DatabaseHandle {
+export function openDatabase(options: {
+  databaseUrl: string | null;
+  dataDir: string;
+  /** PostgreSQL connections at most (10) */
+  poolSize?: number;
+}): DatabaseHandle {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types: pgTypes });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      types: pgTypes,
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', pool, close: () => db.destroy() };
   }

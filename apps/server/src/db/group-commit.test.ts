@@ -1,6 +1,8 @@
+import type { Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/support/test-server.js';
 import { createGroupCommit } from './group-commit.js';
+import type { Database } from './schema.js';
 
 describe('group commit', () => {
   let server: TestServer;
@@ -35,5 +37,45 @@ describe('group commit', () => {
       .orderBy('key')
       .execute();
     expect(rows.map((row) => row.key)).toEqual(['k0', 'k1', 'k2', 'k4', 'k5', 'k6', 'k7', 'k8', 'k9']);
+  });
+});
+
+describe('group commit reservations', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => server.close());
+
+  it('holds the commit for deliveries still being prepared, then commits them together', async () => {
+    const group = createGroupCommit(server.app.database.db);
+    const events: string[] = [];
+    const job = (key: string) => async (trx: Transaction<Database>) => {
+      events.push(`ran ${key}`);
+      await trx
+        .insertInto('rate_counters')
+        .values({ name: 'group-commit-reserve', key, bucket: 0, count: 1, expires_at: 0 })
+        .execute();
+    };
+    const first = group.reserve();
+    const second = group.reserve();
+    const refused = group.reserve();
+    const stored = first.run(job('first')).then(() => events.push('first acknowledged'));
+    // Without the reservations the first job would commit alone in the next turn of the loop.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    const storedToo = second.run(job('second')).then(() => events.push('second acknowledged'));
+    // A delivery refused before it stores anything gives its place back.
+    refused.release();
+    await Promise.all([stored, storedToo]);
+    expect(events).toEqual(['ran first', 'ran second', 'first acknowledged', 'second acknowledged']);
+  });
+
+  it('commits without a slow delivery after a short wait', async () => {
+    const group = createGroupCommit(server.app.database.db);
+    const slow = group.reserve();
+    const quick = group.reserve();
+    await expect(quick.run(async () => 'stored')).resolves.toBe('stored');
+    slow.release();
   });
 });

@@ -3,6 +3,11 @@ import type { Database } from './schema.js';
 
 /** Most messages one commit carries. */
 const MAX_BATCH = 64;
+/**
+ * Longest a queued job waits for deliveries still being prepared (a large message being parsed)
+ * before its batch commits without them.
+ */
+const MAX_WAIT_MS = 20;
 
 type Job<T> = {
   work: (trx: Transaction<Database>) => Promise<T>;
@@ -10,17 +15,32 @@ type Job<T> = {
   reject: (error: unknown) => void;
 };
 
+/** A place in an upcoming commit, taken before the work that leads to it (see `reserve`). */
+export interface CommitSlot {
+  run<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+  /** Gives the place back when the delivery ends without `run` (refused, failed); idempotent. */
+  release(): void;
+}
+
 /**
- * Group commit for SQLite. Every commit there is an fsync that blocks the process (better-sqlite3
- * is synchronous), so messages that arrive while one commit is under way are stored together by
- * the next: one transaction, one fsync, each message in its own savepoint so that one failing
- * (a quota reached in the meantime) rolls back alone. A job's promise settles only after the
- * commit that holds it, so nothing is acknowledged before it is on disk, exactly as with a
- * transaction per message.
+ * Group commit for SQLite. Every commit there is an fsync that blocks its thread (better-sqlite3 is
+ * synchronous), so messages are stored together: one transaction, one fsync, each message in its
+ * own savepoint so that one failing (a quota reached in the meantime) rolls back alone. A job's
+ * promise settles only after the commit that holds it, so nothing is acknowledged before it is on
+ * disk, exactly as with a transaction per message.
+ *
+ * When to commit: a delivery reserves its place when it starts (before parsing and filtering). A
+ * batch commits once every reserved delivery has either queued its work or given its place back,
+ * so the messages being prepared at the same time share one commit instead of each committing
+ * alone the moment it is ready (on one thread nothing else runs during a commit, so without the
+ * reservations the next message always found the queue empty). MAX_WAIT_MS bounds the wait for a
+ * slow one.
  */
 export function createGroupCommit(db: Kysely<Database>) {
   const pending: Job<unknown>[] = [];
+  let preparing = 0;
   let running = false;
+  let timer: NodeJS.Timeout | null = null;
 
   async function runBatch(batch: Job<unknown>[]): Promise<void> {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
@@ -51,21 +71,62 @@ export function createGroupCommit(db: Kysely<Database>) {
   }
 
   async function drain(): Promise<void> {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (running || pending.length === 0) return;
     running = true;
     try {
-      while (pending.length > 0) await runBatch(pending.splice(0, MAX_BATCH));
+      await runBatch(pending.splice(0, MAX_BATCH));
     } finally {
       running = false;
     }
+    // What was queued meanwhile commits next, as soon as it no longer waits for others.
+    considerCommit();
+  }
+
+  function considerCommit(): void {
+    if (running || pending.length === 0) return;
+    if (preparing === 0 || pending.length >= MAX_BATCH) {
+      // After the I/O at hand: messages that arrived together (one read of a socket or a worker's
+      // message port) reserve their places before the batch closes.
+      setImmediate(() => void drain());
+      return;
+    }
+    timer ??= setTimeout(() => void drain(), MAX_WAIT_MS);
+  }
+
+  function enqueue<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      pending.push({ work, resolve, reject } as Job<unknown>);
+      considerCommit();
+    });
   }
 
   return {
+    /** Takes a place in an upcoming commit for a delivery that is about to be prepared. */
+    reserve(): CommitSlot {
+      preparing++;
+      let held = true;
+      const leave = () => {
+        if (!held) return false;
+        held = false;
+        preparing--;
+        return true;
+      };
+      return {
+        run(work) {
+          leave();
+          return enqueue(work);
+        },
+        release() {
+          if (leave()) considerCommit();
+        },
+      };
+    },
+
     /** Runs `work` in a transaction shared with the messages queued beside it; resolves after the commit. */
     run<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-      return new Promise<T>((resolve, reject) => {
-        pending.push({ work, resolve, reject } as Job<unknown>);
-        if (!running) void drain();
-      });
+      return enqueue(work);
     },
   };
 }

@@ -10,6 +10,7 @@ import * as mailSearch from './migrations/025_mail_search.js';
 import * as deliveryReports from './migrations/030_delivery_reports.js';
 import * as rateLimits from './migrations/035_rate_limits.js';
 import * as ownershipAndAbuse from './migrations/040_ownership_and_abuse.js';
+import * as deferredSearchIndex from './migrations/046_deferred_search_index.js';
 
 /**
  * Numbered migrations, applied in order on start (see README.md beside this file). Each module
@@ -27,6 +28,7 @@ const migrations: Record<string, (engine: Engine) => Migration> = {
   '030_delivery_reports': (engine) => ({ up: (db) => deliveryReports.up(db, engine) }),
   '035_rate_limits': (engine) => ({ up: (db) => rateLimits.up(db, engine) }),
   '040_ownership_and_abuse': (engine) => ({ up: (db) => ownershipAndAbuse.up(db, engine) }),
+  '046_deferred_search_index': (engine) => ({ up: (db) => deferredSearchIndex.up(db, engine) }),
 };
 
 export const SCHEMA_VERSION = Object.keys(migrations).length;

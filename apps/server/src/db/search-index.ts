@@ -1,5 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Engine } from './database.js';
+import { SEARCHED_COLUMNS } from './migrations/025_mail_search.js';
+import type { Database } from './schema.js';
 
 /**
  * What to tell the operator when migration 025 could not index mail search: on PostgreSQL it goes
@@ -15,4 +17,30 @@ export async function searchIndexWarning(db: Kysely<unknown>, engine: Engine): P
     '邮件搜索没有索引：数据库未安装 pg_trgm 扩展（迁移 025 无权创建）。搜索结果仍然正确，但邮件多时会变慢。' +
     '请由数据库管理员执行 CREATE EXTENSION pg_trgm 并建立索引，步骤见 apps/server/src/db/README.md。'
   );
+}
+
+/** Messages one indexing transaction takes at most (10 KiB bodies: some tens of milliseconds). */
+export const INDEX_BATCH = 200;
+
+/**
+ * SQLite: adds the messages stored since the last call to the FTS5 search index (migration 046),
+ * at most `limit` of them, in one transaction; returns how many. The cursor moves in the same
+ * transaction, so a crash in between indexes the same messages again, never skips any.
+ */
+export async function indexNewMessages(db: Kysely<Database>, limit = INDEX_BATCH): Promise<number> {
+  const columns = sql.join(SEARCHED_COLUMNS.map((column) => sql.ref(column)));
+  return db.transaction().execute(async (trx) => {
+    const { rows } = await sql<{ last: number | null; count: number }>`select max(id) as last,
+        count(*) as count from (select id from messages
+        where id > (select last_message_id from search_index_cursor) order by id limit ${limit})`.execute(
+      trx,
+    );
+    const { last, count } = rows[0] ?? { last: null, count: 0 };
+    if (last === null || count === 0) return 0;
+    await sql`insert into messages_search (rowid, ${columns})
+      select id, ${columns} from messages
+      where id > (select last_message_id from search_index_cursor) and id <= ${last}`.execute(trx);
+    await sql`update search_index_cursor set last_message_id = ${last}`.execute(trx);
+    return Number(count);
+  });
 }

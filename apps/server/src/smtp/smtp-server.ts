@@ -10,6 +10,7 @@ import { selfSignedCertificate } from '../modules/certificates/index.js';
 import { DeliveryError, type Envelope, type RecipientCheck, type Spool } from '../modules/mail/index.js';
 import { DataGuard, type DataViolation } from '../protocols/smtp/data-guard.js';
 import { Replies, type SmtpReply } from '../protocols/smtp/smtp-reply.js';
+import { greetWithoutDelay } from './greeting.js';
 import { loadCertificate } from './tls-certificates.js';
 
 /**
@@ -36,6 +37,8 @@ export const SMTP_LIMITS = {
    * others still get in, so one client holding slow connections cannot lock everyone out
    */
   maxClientsPerSource: 20,
+  /** how long a connection over its source's share waits for one of the others to end */
+  overShareWaitMs: 1_000,
   /** RFC 5321 section 4.5.3.1.8: at least 100 recipients must be accepted */
   maxRecipients: 100,
   /** bytes per DATA line; RFC 5321 section 4.5.3.1.6 asks senders for 1000, we are lenient */
@@ -129,15 +132,42 @@ export function createSmtpHandlers(port: InboundPort, log: Logger) {
   /** open sessions per source (sourceKey), to keep one source within its share */
   const open = new Map<string, number>();
   const counted = new WeakSet<SMTPServerSession>();
+  /** connections of a source over its share, waiting for one of its sessions to end */
+  const waiting = new Map<string, Set<() => void>>();
+
+  /**
+   * Whether a session of `key` ended within `ms`. A sender that opens its next connection as it
+   * closes the last one (Postfix's smtp-source, most MTAs' connection reuse) is briefly one over
+   * its share while the old socket's close is still on its way; it must not be refused for that.
+   */
+  function slotFreed(key: string, ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const waiters = waiting.get(key) ?? new Set();
+      waiting.set(key, waiters);
+      const settle = (freed: boolean) => {
+        waiters.delete(wake);
+        if (waiters.size === 0 && waiting.get(key) === waiters) waiting.delete(key);
+        resolve(freed);
+      };
+      const wake = () => {
+        clearTimeout(timer);
+        settle(true);
+      };
+      const timer = setTimeout(() => settle(false), ms);
+      waiters.add(wake);
+    });
+  }
+
   return {
     async onConnect(session: SMTPServerSession): Promise<void> {
       const key = sourceKey(session.remoteAddress);
-      const count = open.get(key) ?? 0;
-      if (count >= SMTP_LIMITS.maxClientsPerSource) {
-        log.info(`smtp: ${session.remoteAddress} over its share of connections (${count})`);
-        throw Replies.tooManyConnections();
+      while ((open.get(key) ?? 0) >= SMTP_LIMITS.maxClientsPerSource) {
+        if (!(await slotFreed(key, SMTP_LIMITS.overShareWaitMs))) {
+          log.info(`smtp: ${session.remoteAddress} over its share of connections (${open.get(key)})`);
+          throw Replies.tooManyConnections();
+        }
       }
-      open.set(key, count + 1);
+      open.set(key, (open.get(key) ?? 0) + 1);
       counted.add(session);
       const block = await port.blockOf(session.remoteAddress);
       if (block) {
@@ -153,6 +183,8 @@ export function createSmtpHandlers(port: InboundPort, log: Logger) {
       const count = (open.get(key) ?? 1) - 1;
       if (count > 0) open.set(key, count);
       else open.delete(key);
+      // One waiting connection of the source may take the freed place.
+      waiting.get(key)?.values().next().value?.();
     },
 
     async onMailFrom(address: SMTPServerAddress): Promise<void> {
@@ -246,9 +278,15 @@ export async function startSmtpServer(
     checkRecipient: (address, size) => services.inbound.checkRecipient(address, size),
     spool: (source) => services.inbound.spool(source),
     discard: (spool) => services.inbound.discard(spool),
-    deliver: (spool, envelope) => services.inbound.deliver(spool, envelope),
+    async deliver(spool, envelope) {
+      // Stored by the store worker (src/store), off this thread.
+      const result = await app.messageStore.deliver(spool, envelope);
+      services.mailEvents.announceCommitted(result.messageIds);
+      return result;
+    },
   };
   const handlers = createSmtpHandlers(port, log);
+  greetWithoutDelay();
   await services.inbound.prepare();
   // The certificate service (modules/certificates) reads DATA_DIR/certs, refuses expired or
   // mismatched pairs and answers SNI names; MAIL_HOSTNAME's pair is the default for clients without SNI.
@@ -326,13 +364,12 @@ export async function startSmtpServer(
       server.updateSecureContext(next);
       return true;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (closed) return resolve();
-        closed = true;
-        stopFollowingCertificates();
-        server.close(() => resolve());
-      }),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      stopFollowingCertificates();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
   // Stop taking mail before the HTTP server and the database go away.
   app.addHook('preClose', async () => handle.close());

@@ -55,4 +55,17 @@ describe('SMTP connections per source', () => {
       what: 'a greeting for 127.0.0.2 once its idle connections are gone',
     });
   });
+
+  it("lets a connection over the share in when one of the source's others ends within a second", async () => {
+    for (const client of clients.splice(0)) client.destroy();
+    const first = await Promise.all(Array.from({ length: 20 }, () => open('127.0.0.3')));
+    expect(first.every((line) => line.startsWith('220'))).toBe(true);
+    // The 21st waits rather than being refused at once (a sender opening its next connection as
+    // it closes the last) and is greeted when one of the twenty goes.
+    const waiting = open('127.0.0.3');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    clients.shift()?.destroy();
+    expect(await waiting).toMatch(/^220/);
+    for (const client of clients.splice(0)) client.destroy();
+  });
 });

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Kysely, Transaction } from 'kysely';
 import type { Engine } from '../../db/database.js';
 import { requireSynchronousCommit } from '../../db/durability.js';
-import { createGroupCommit } from '../../db/group-commit.js';
+import { type CommitSlot, createGroupCommit } from '../../db/group-commit.js';
 import { findDomainStatusByName } from '../../db/repositories/domain-repo.js';
 import {
   addMailboxUsageWithinQuota,
@@ -235,6 +235,8 @@ export function createInboundService(deps: {
       envelope: Envelope,
       options: DeliverOptions = {},
     ): Promise<{ messageIds: number[]; discarded: boolean }> {
+      // A place in the next group commit, so that it waits for this message while it is prepared.
+      const slot = groupCommit?.reserve() ?? null;
       try {
         const unique = [...new Set(envelope.recipients.map((r) => r.trim().toLowerCase()))];
         const mailboxes = await liveMailboxes(unique);
@@ -275,6 +277,7 @@ export function createInboundService(deps: {
         if (keep.length === 0) return { messageIds: [], discarded: true };
 
         const messageIds = await store(
+          slot,
           spool,
           envelope,
           parsed,
@@ -290,12 +293,14 @@ export function createInboundService(deps: {
         log.error(`storing a message failed: ${(error as Error).message}`);
         throw new DeliveryError('storage', 'store failed');
       } finally {
+        slot?.release();
         if (spool.path) await rm(spool.path, { force: true });
       }
     },
   };
 
   async function store(
+    slot: CommitSlot | null,
     spool: Spool,
     envelope: Envelope,
     parsed: ParsedMail,
@@ -348,7 +353,7 @@ export function createInboundService(deps: {
     };
     // SQLite: messages arriving together share one commit (one fsync); PostgreSQL commits each
     // in its own connection and needs no help.
-    return groupCommit ? groupCommit.run(transaction) : db.transaction().execute(transaction);
+    return slot ? slot.run(transaction) : db.transaction().execute(transaction);
   }
 }
 

@@ -1,0 +1,155 @@
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { DeliveryError, type DeliveryFailure, type Envelope, type Spool } from '../modules/mail/index.js';
+
+/** What the SMTP listener hands to the store worker: one spooled message and its envelope. */
+export interface StoreRequest {
+  kind: 'store';
+  id: number;
+  /** the spool file (large messages), or null when the bytes travel with the request */
+  path: string | null;
+  bytes: Uint8Array | null;
+  size: number;
+  sha256: string;
+  envelope: Envelope;
+}
+
+/** The worker's answer, sent only after the commit that stored the message (or its failure). */
+export type StoreReply =
+  | { kind: 'stored'; id: number; messageIds: number[]; discarded: boolean }
+  | { kind: 'failed'; id: number; failure: DeliveryFailure; message: string }
+  | { kind: 'log'; level: 'info' | 'warn' | 'error'; message: string };
+
+export interface StoreWorkerData {
+  databaseUrl: string | null;
+  dataDir: string;
+}
+
+interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface MessageStore {
+  /** Stores a spooled message; resolves after the commit, rejects with a DeliveryError. */
+  deliver(spool: Spool, envelope: Envelope): Promise<{ messageIds: number[]; discarded: boolean }>;
+  /** Lets the messages in flight finish, then ends the worker. */
+  close(): Promise<void>;
+}
+
+/**
+ * Where the compiled worker is. Under vitest the server runs from its TypeScript sources, which a
+ * worker thread cannot load, so there the compiled worker in dist/ runs (the server test suite
+ * compiles the server before it starts: test/support/compile-server.ts).
+ */
+function workerScript(): string {
+  const here = fileURLToPath(import.meta.url);
+  const compiled = here.endsWith('.ts')
+    ? new URL('../../dist/store/store-worker.js', import.meta.url)
+    : new URL('./store-worker.js', import.meta.url);
+  return fileURLToPath(compiled);
+}
+
+/** Pause before a worker that ended unasked is started again. */
+const RESTART_DELAY_MS = 1_000;
+
+/** How long close() waits for the messages in flight, and then for the worker to end on its own. */
+const CLOSE_TIMEOUT_MS = 10_000;
+
+/**
+ * Inbound mail is stored on a worker thread (store-worker.ts) with its own database connection:
+ * MIME parsing, content filters, the inserts and the commit with its fsync (synchronous in
+ * better-sqlite3) run there, on another core, while this thread keeps serving SMTP and HTTP.
+ * Replies come back after the commit, so "250" still means "durable". Should the worker die, the
+ * messages in flight fail with a temporary error (the senders retry) and a new worker starts.
+ * The worker starts at once: on SQLite it also keeps the search index up with new mail.
+ */
+export function startMessageStore(data: StoreWorkerData, log: Logger): MessageStore {
+  const pending = new Map<
+    number,
+    { resolve: (value: { messageIds: number[]; discarded: boolean }) => void; reject: (error: Error) => void }
+  >();
+  let nextId = 1;
+  let worker: Worker | null = null;
+  let closing: Promise<void> | null = null;
+  let restart: NodeJS.Timeout | null = null;
+
+  function failAll(reason: string): void {
+    for (const job of pending.values()) job.reject(new DeliveryError('storage', reason));
+    pending.clear();
+  }
+
+  function start(): Worker {
+    const thread = new Worker(workerScript(), { workerData: data });
+    thread.on('message', (reply: StoreReply) => {
+      if (reply.kind === 'log') {
+        log[reply.level](reply.message);
+        return;
+      }
+      const job = pending.get(reply.id);
+      if (!job) return;
+      pending.delete(reply.id);
+      if (reply.kind === 'stored') job.resolve({ messageIds: reply.messageIds, discarded: reply.discarded });
+      else job.reject(new DeliveryError(reply.failure, reply.message));
+    });
+    thread.on('error', (error) => {
+      log.error(`store worker failed: ${error.message}`);
+    });
+    thread.on('exit', (code) => {
+      if (worker === thread) worker = null;
+      if (pending.size > 0) {
+        log.error(`store worker ended (exit ${code}) with ${pending.size} messages in flight`);
+        failAll('store worker ended');
+      }
+      // Not asked to end: start again, after a pause should it fail at once again.
+      if (!closing) restart = setTimeout(() => (worker ??= start()), RESTART_DELAY_MS).unref();
+    });
+    // The worker may sit idle; it must not keep the process alive on its own.
+    thread.unref();
+    return thread;
+  }
+
+  worker = start();
+  return {
+    deliver(spool, envelope) {
+      if (closing) return Promise.reject(new DeliveryError('storage', 'store closing'));
+      worker ??= start();
+      const id = nextId++;
+      const { bytes } = spool;
+      // A buffer that owns its memory whole moves to the worker without a copy; a slice of a shared
+      // pool is copied.
+      const movable =
+        bytes !== null && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+      const request: StoreRequest = {
+        kind: 'store',
+        id,
+        path: spool.path,
+        bytes,
+        size: spool.size,
+        sha256: spool.sha256,
+        envelope,
+      };
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker?.postMessage(request, movable ? [bytes.buffer as ArrayBuffer] : []);
+      });
+    },
+
+    close() {
+      closing ??= (async () => {
+        if (restart) clearTimeout(restart);
+        const deadline = Date.now() + CLOSE_TIMEOUT_MS;
+        while (pending.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        const thread = worker;
+        if (!thread) return;
+        const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+        thread.postMessage({ kind: 'close' });
+        const timer = setTimeout(() => void thread.terminate(), CLOSE_TIMEOUT_MS);
+        await exited;
+        clearTimeout(timer);
+      })();
+      return closing;
+    },
+  };
+}

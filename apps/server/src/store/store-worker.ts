@@ -1,0 +1,85 @@
+/**
+ * The store worker (see message-store.ts): a thread that stores inbound mail with its own database
+ * connection, through the very `deliver` the rest of the program uses. It composes only what that
+ * needs: settings, content filters, mail events (NOTIFY on PostgreSQL) and the inbound service.
+ * On SQLite it also keeps the search index up with new mail (db/search-index.ts).
+ *
+ * On SQLite this connection and the main thread's are two writers of one file: every transaction
+ * takes the write lock when it begins (db/database.ts), and each waits for the other's commit.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from '../db/database.js';
+import { INDEX_BATCH, indexNewMessages } from '../db/search-index.js';
+import { createFilterService } from '../modules/filters/index.js';
+import { createInboundService, createMailEvents, DeliveryError } from '../modules/mail/index.js';
+import { createSettingsService } from '../modules/settings/index.js';
+import type { StoreReply, StoreRequest, StoreWorkerData } from './message-store.js';
+
+if (!parentPort) throw new Error('store-worker.ts runs as a worker thread (message-store.ts starts it)');
+const port = parentPort;
+const data = workerData as StoreWorkerData;
+
+const send = (reply: StoreReply) => port.postMessage(reply);
+const log = {
+  info: (message: string) => send({ kind: 'log', level: 'info', message }),
+  warn: (message: string) => send({ kind: 'log', level: 'warn', message }),
+  error: (message: string) => send({ kind: 'log', level: 'error', message }),
+};
+
+// A few connections are plenty for one thread (PostgreSQL; SQLite has one).
+const database = openDatabase({ databaseUrl: data.databaseUrl, dataDir: data.dataDir, poolSize: 4 });
+database.pool?.on('error', (error) => log.warn(`store worker: idle connection lost (${error.message})`));
+const settings = createSettingsService(database.db);
+const inbound = createInboundService({
+  db: database.db,
+  engine: database.engine,
+  dataDir: data.dataDir,
+  settings,
+  filters: createFilterService(database.db, database.engine, log),
+  events: createMailEvents(database.pool, log),
+  log,
+});
+
+async function store(request: StoreRequest): Promise<StoreReply> {
+  const bytes = request.bytes
+    ? Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.size)
+    : null;
+  const spool = { path: request.path, bytes, size: request.size, sha256: request.sha256 };
+  try {
+    const result = await inbound.deliver(spool, request.envelope);
+    return { kind: 'stored', id: request.id, ...result };
+  } catch (error) {
+    const failure = error instanceof DeliveryError ? error.failure : 'storage';
+    return { kind: 'failed', id: request.id, failure, message: (error as Error).message };
+  }
+}
+
+/** How often new mail is added to the search index: search finds a message within a second. */
+const INDEX_INTERVAL_MS = 250;
+let indexTimer: NodeJS.Timeout | null = null;
+let indexing: Promise<void> = Promise.resolve();
+let closing = false;
+
+async function indexPass(): Promise<void> {
+  try {
+    // A backlog (a burst of mail, an upgrade) goes in batches, letting deliveries in between.
+    while (!closing && (await indexNewMessages(database.db)) === INDEX_BATCH) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  } catch (error) {
+    log.warn(`search index: ${(error as Error).message} (retrying)`);
+  }
+  if (!closing) indexTimer = setTimeout(() => (indexing = indexPass()), INDEX_INTERVAL_MS);
+}
+if (database.engine === 'sqlite') indexing = indexPass();
+
+port.on('message', (request: StoreRequest | { kind: 'close' }) => {
+  if (request.kind === 'close') {
+    // Nothing is in flight any more (the caller waited); the thread ends once the port closes.
+    closing = true;
+    if (indexTimer) clearTimeout(indexTimer);
+    void indexing.then(() => database.close()).finally(() => port.close());
+    return;
+  }
+  void store(request).then(send);
+});

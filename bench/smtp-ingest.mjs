@@ -1,0 +1,244 @@
+#!/usr/bin/env node
+// Inbound SMTP ingest: Youju against Postfix on the same machine, in the same run, under the same
+// load: Postfix's own load generator, `smtp-source -s 20 -m 3000 -l 10240` (20 parallel sessions,
+// 3000 messages of 10 KiB, a new connection per message) to one address. Measures, never asserts.
+//
+// For each server it prints:
+//  - acknowledged throughput: messages answered 250 per second of smtp-source's run (for both a 250
+//    means "stored durably": Youju committed to the database, Postfix fsynced its queue file);
+//  - delivered: seconds from the start until all of them can be read (Youju: getInbox counts them
+//    all; Postfix: all are in the Maildir);
+//  - Youju's peak resident memory (VmHWM of the server process).
+// Then the ratio of the acknowledged throughputs. Postfix runs with Debian's default configuration
+// apart from what a private instance on loopback needs (its own directories, a port, one virtual
+// Maildir domain, no per-client rate limits for loopback).
+//
+// Usage: node bench/smtp-ingest.mjs [messages=3000] [sessions=20] [bytes=10240] [rounds=1]
+// Needs Debian's postfix (smtp-source, and root to run a private Postfix). BENCH_NODE_ARGS adds
+// node options to the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"); BENCH_DATABASE_URL
+// measures Youju on PostgreSQL too.
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const total = Number(process.argv[2] ?? 3000);
+const sessions = Number(process.argv[3] ?? 20);
+const bytes = Number(process.argv[4] ?? 10240);
+const rounds = Number(process.argv[5] ?? 1);
+const SMTP_SOURCE = process.env.BENCH_SMTP_SOURCE ?? '/usr/sbin/smtp-source';
+const TO = 'inbox@bench.test';
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs smtp-source against 127.0.0.1:port; resolves with its wall time in seconds. */
+function smtpSource(port) {
+  const args = ['-s', String(sessions), '-m', String(total), '-l', String(bytes)];
+  args.push('-f', 'bench@sender.test', '-t', TO, `127.0.0.1:${port}`);
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    execFile(SMTP_SOURCE, args, { maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) => {
+      if (error) reject(new Error(`smtp-source failed: ${stderr || error.message}`));
+      else resolve((performance.now() - started) / 1000);
+    });
+  });
+}
+
+/** Peak resident set of a process in MiB (Linux), or null. */
+function peakRss(pid) {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+function line(label, seconds, deliveredSeconds, extra = '') {
+  const rate = total / seconds;
+  console.log(
+    `${label.padEnd(30)} ${rate.toFixed(0).padStart(6)} msg/s acknowledged (${seconds.toFixed(2)} s)` +
+      `  all readable after ${deliveredSeconds === null ? '—' : `${deliveredSeconds.toFixed(2)} s`}${extra}`,
+  );
+  return rate;
+}
+
+async function youju(databaseUrl) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'youju-bench-ingest-'));
+  const port = await freePort();
+  const smtpPort = await freePort();
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), 'apps/server/dist/server.js'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SMTP_PORT: String(smtpPort),
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl ?? '',
+        INIT_ADMIN_USER: 'bench',
+        INIT_ADMIN_PASSWORD: 'bench-password',
+        LOG_LEVEL: 'warn',
+        MAIL_HOSTNAME: 'mx.bench.test',
+      },
+      stdio: ['ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore', 'inherit'],
+    },
+  );
+  const base = `http://127.0.0.1:${port}/api`;
+  try {
+    for (let i = 0; i < 300; i++) {
+      try {
+        if ((await fetch(`${base}/getVar`)).ok) break;
+      } catch {}
+      await sleep(100);
+    }
+    const call = async (method, path, body, token) =>
+      (
+        await fetch(`${base}/${path}`, {
+          method,
+          headers: {
+            ...(body ? { 'content-type': 'application/json' } : {}),
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        })
+      ).json();
+    const { data } = await call('POST', 'login', { username: 'bench', password: 'bench-password' });
+    const domain = await call('POST', 'user/addDomain', { name: 'bench.test' }, data.token);
+    await call('POST', 'user/createEmail', { domainId: domain.data.id, localPart: 'inbox' }, data.token);
+    const started = performance.now();
+    const sending = smtpSource(smtpPort);
+    // getInbox as the web client asks it, until it counts every message.
+    let readable = null;
+    const watching = (async () => {
+      for (;;) {
+        const page = await call('GET', `user/getInbox?page=1&pageSize=20&address=${TO}`, null, data.token);
+        if ((page.data?.total ?? 0) >= total) {
+          readable = (performance.now() - started) / 1000;
+          return;
+        }
+        if (performance.now() - started > 600_000) return;
+        await sleep(20);
+      }
+    })();
+    const seconds = await sending;
+    await watching;
+    const rss = peakRss(child.pid);
+    const label = databaseUrl ? 'Youju (PostgreSQL)' : 'Youju (SQLite, default)';
+    return line(label, seconds, readable, rss === null ? '' : `  peak RSS ${rss.toFixed(0)} MiB`);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.on('exit', resolve));
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+function id(flag, name) {
+  return Number(execFileSync('id', [flag, name]).toString().trim());
+}
+
+async function postfix() {
+  if (!existsSync('/usr/sbin/postfix') || process.getuid?.() !== 0) {
+    console.log('Postfix: not measured (needs root and Debian’s postfix package)');
+    return null;
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'youju-bench-postfix-'));
+  await chmod(dir, 0o755);
+  const etc = join(dir, 'etc');
+  const data = join(dir, 'data');
+  const vmail = join(dir, 'vmail');
+  for (const folder of [etc, join(dir, 'queue'), data, vmail]) await mkdir(folder);
+  await chown(data, id('-u', 'postfix'), id('-g', 'postfix'));
+  await chown(vmail, id('-u', 'nobody'), id('-g', 'nobody'));
+  const port = await freePort();
+  // Debian's master.cf with smtpd on our port.
+  const master = (await readFile('/etc/postfix/master.cf', 'utf8'))
+    .split('\n')
+    .filter((line) => line.trim() && !line.trimStart().startsWith('#'))
+    .map((line) => (/^smtp\s+inet\s/.test(line) ? `127.0.0.1:${port} inet n - n - - smtpd` : line))
+    .join('\n');
+  await writeFile(join(etc, 'master.cf'), `${master}\n`);
+  await writeFile(
+    join(etc, 'main.cf'),
+    [
+      'compatibility_level = 3.6',
+      `queue_directory = ${join(dir, 'queue')}`,
+      `data_directory = ${data}`,
+      'command_directory = /usr/sbin',
+      'daemon_directory = /usr/lib/postfix/sbin',
+      'meta_directory = /etc/postfix',
+      'shlib_directory = /usr/lib/postfix',
+      'mail_owner = postfix',
+      'setgid_group = postdrop',
+      'myhostname = mx.bench.test',
+      'mydestination =',
+      'inet_interfaces = 127.0.0.1',
+      'inet_protocols = ipv4',
+      'mynetworks = 127.0.0.0/8',
+      'virtual_mailbox_domains = bench.test',
+      `virtual_mailbox_base = ${vmail}`,
+      'virtual_mailbox_maps = static:mail/',
+      `virtual_uid_maps = static:${id('-u', 'nobody')}`,
+      `virtual_gid_maps = static:${id('-g', 'nobody')}`,
+      'virtual_minimum_uid = 100',
+      `maillog_file_prefixes = ${dir}`,
+      `maillog_file = ${join(dir, 'maillog')}`,
+      'smtpd_client_connection_count_limit = 0',
+      'smtpd_client_connection_rate_limit = 0',
+      'smtpd_client_message_rate_limit = 0',
+      '',
+    ].join('\n'),
+  );
+  const child = spawn('/usr/sbin/postfix', ['-c', etc, 'start-fg'], { stdio: 'ignore' });
+  try {
+    for (let i = 0; i < 200; i++) {
+      if (/daemon started/.test(await readFile(join(dir, 'maillog'), 'utf8').catch(() => ''))) break;
+      await sleep(100);
+    }
+    const maildir = join(vmail, 'mail', 'new');
+    const count = () => (existsSync(maildir) ? readdirSync(maildir).length : 0);
+    const started = performance.now();
+    const seconds = await smtpSource(port);
+    while (count() < total && performance.now() - started < 600_000) await sleep(20);
+    return line('Postfix (Debian defaults)', seconds, (performance.now() - started) / 1000);
+  } finally {
+    try {
+      execFileSync('/usr/sbin/postfix', ['-c', etc, 'stop'], { stdio: 'pipe' });
+    } catch {
+      child.kill('SIGKILL');
+    }
+    await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (!existsSync(SMTP_SOURCE)) {
+  console.log('SMTP ingest: not measured (needs smtp-source from Debian’s postfix package)');
+  process.exit(0);
+}
+console.log(`SMTP ingest: smtp-source -s ${sessions} -m ${total} -l ${bytes}, one recipient`);
+for (let round = 1; round <= rounds; round++) {
+  if (rounds > 1) console.log(`round ${round}`);
+  const only = process.env.BENCH_ONLY; // 'youju' or 'postfix', to profile one side
+  const ours = only === 'postfix' ? null : await youju(null);
+  if (process.env.BENCH_DATABASE_URL && only !== 'postfix') await youju(process.env.BENCH_DATABASE_URL);
+  const theirs = only === 'youju' ? null : await postfix();
+  if (ours && theirs) console.log(`ratio Youju/Postfix (acknowledged): ${(ours / theirs).toFixed(2)}×`);
+}
