@@ -11,6 +11,7 @@ import * as deliveryReports from './migrations/030_delivery_reports.js';
 import * as rateLimits from './migrations/035_rate_limits.js';
 import * as ownershipAndAbuse from './migrations/040_ownership_and_abuse.js';
 import * as deferredSearchIndex from './migrations/046_deferred_search_index.js';
+import * as inboxIndexes from './migrations/047_inbox_indexes.js';
 
 /**
  * Numbered migrations, applied in order on start (see README.md beside this file). Each module
@@ -29,6 +30,7 @@ const migrations: Record<string, (engine: Engine) => Migration> = {
   '035_rate_limits': (engine) => ({ up: (db) => rateLimits.up(db, engine) }),
   '040_ownership_and_abuse': (engine) => ({ up: (db) => ownershipAndAbuse.up(db, engine) }),
   '046_deferred_search_index': (engine) => ({ up: (db) => deferredSearchIndex.up(db, engine) }),
+  '047_inbox_indexes': (engine) => ({ up: (db) => inboxIndexes.up(db, engine) }),
 };
 
 export const SCHEMA_VERSION = Object.keys(migrations).length;

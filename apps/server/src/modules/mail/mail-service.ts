@@ -22,7 +22,6 @@ import {
   releaseMailboxUsage,
 } from '../../db/repositories/mailbox-repo.js';
 import {
-  countInboxMessages,
   deleteMessagesByIds,
   findMessageIdsOfMailbox,
   findMessageIdsReceivedBefore,
@@ -32,12 +31,12 @@ import {
   findScopedMessageIds,
   findScopedMessageIdsReceivedBetween,
   type InboxFilters,
-  listInboxMessages,
+  listInboxPage,
   type MailboxScope,
   type MessageItemRow,
   markMessageRead,
-  planMessageTextSearch,
   type SearchTuning,
+  searchInboxPage,
   setMessagesRead,
   updateMessageFlags,
 } from '../../db/repositories/message-repo.js';
@@ -167,14 +166,10 @@ export function createMailService(
       if (query.unread !== undefined) filters.read = query.unread ? 0 : 1;
       if (query.starred !== undefined) filters.starred = query.starred ? 1 : 0;
       const text = query.q?.trim();
-      const search = text
-        ? await planMessageTextSearch(db, engine, reach, filters, text, options.searchTuning)
-        : undefined;
       return pageOf(query, async (limit, offset) => {
-        const [rows, total] = await Promise.all([
-          listInboxMessages(db, reach, filters, search, { limit, offset }),
-          countInboxMessages(db, reach, filters, search),
-        ]);
+        const { rows, total } = text
+          ? await searchInboxPage(db, engine, reach, filters, text, { limit, offset }, options.searchTuning)
+          : await listInboxPage(db, reach, filters, { limit, offset });
         return { rows: rows.map(mailItemView), total };
       });
     },
