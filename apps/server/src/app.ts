@@ -26,6 +26,7 @@ import { systemAccountRoutes } from './modules/system-accounts/index.js';
 import { variablesRoutes } from './modules/variables/index.js';
 import { versionRoutes } from './modules/version/index.js';
 import { installAuthentication } from './plugins/authentication.js';
+import { installCompression } from './plugins/compression.js';
 import { installErrorHandling } from './plugins/error-handling.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installValidators } from './plugins/validation.js';
@@ -162,6 +163,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return payload;
   });
 
+  // Compression hooks into each route as the route is added, so it comes before them.
+  await installCompression(app);
   // Before the routes, so that it sees them all (it documents only the open API).
   await installOpenApi(app);
   await app.register(variablesRoutes, { prefix: '/api' });
