@@ -1,22 +1,30 @@
 #!/usr/bin/env node
 // `npm run bench`: measurements, never assertions. Builds if needed, then reports
-//  - the web client's size: entry chunk and total JavaScript, raw and gzip;
+//  - the web client's size: entry chunk, first page and all JavaScript, raw and brotli (as sent);
 //  - API latency on the built server (SQLite in a temp dir): getVar, login-protected list calls;
-//  - the web client's time to first render in headless Chromium (when /usr/bin/chromium exists).
+//  - the web client's time to first render in headless Chromium (when /usr/bin/chromium exists);
+//    bench/web-client.mjs (run below with the other benchmarks) measures its transfer sizes and
+//    Lighthouse score.
 // Benchmarks of mail live beside it in bench/ and are run from here when present.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync } from 'node:zlib';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
 
 function kib(bytes) {
   return `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+/** A built file's size as sent to a browser that accepts brotli: its .br beside it (see apps/web/build). */
+function brotliSize(file) {
+  const compressed = `${file}.br`;
+  return existsSync(compressed) ? statSync(compressed).size : brotliCompressSync(readFileSync(file)).length;
 }
 
 function webSize() {
@@ -26,24 +34,18 @@ function webSize() {
   const preloads = [...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/?([^"]+)"/g)].map(
     (m) => m[1],
   );
+  const styles = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="\/?([^"]+)"/g)].map((m) => m[1]);
+  const sum = (files, size) => files.reduce((total, file) => total + size(join(dist, file)), 0);
   const firstPage = [entry, ...preloads].filter(Boolean);
-  let firstRaw = 0;
-  let firstGzip = 0;
-  for (const file of firstPage) {
-    const bytes = readFileSync(join(dist, file));
-    firstRaw += bytes.length;
-    firstGzip += gzipSync(bytes).length;
-  }
-  let totalRaw = 0;
-  let totalGzip = 0;
-  for (const file of readdirSync(join(dist, 'assets'))) {
-    if (!file.endsWith('.js')) continue;
-    const bytes = readFileSync(join(dist, 'assets', file));
-    totalRaw += bytes.length;
-    totalGzip += gzipSync(bytes).length;
-  }
+  const allJs = readdirSync(join(dist, 'assets'))
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => join('assets', file));
+  const raw = (file) => statSync(file).size;
   console.log(
-    `web: first page JS ${kib(firstRaw)} (gzip ${kib(firstGzip)}) in ${firstPage.length} files; all JS ${kib(totalRaw)} (gzip ${kib(totalGzip)})`,
+    `web: entry chunk ${kib(raw(join(dist, entry)))} (brotli ${kib(brotliSize(join(dist, entry)))}); ` +
+      `first page JS ${kib(sum(firstPage, raw))} (brotli ${kib(sum(firstPage, brotliSize))}) in ${firstPage.length} files, ` +
+      `CSS ${kib(sum(styles, raw))} (brotli ${kib(sum(styles, brotliSize))}); ` +
+      `all JS ${kib(sum(allJs, raw))} (brotli ${kib(sum(allJs, brotliSize))}) in ${allJs.length} files`,
   );
 }
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Builds what `npm start` serves: the contract and server (tsc -b) and the web client (vite).
+// Builds what `npm start` serves: the contract and server (tsc -b) and the web client (vite, which also
+// writes antd's styles and a .br and a .gz beside each text file: apps/web/build/).
 // Skips the work when nothing changed since the last build (a stamp of sources and PERMISSION_KEY).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -20,6 +21,7 @@ const inputs = [
   'apps/web/src',
   'apps/web/index.html',
   'apps/web/vite.config.ts',
+  'apps/web/build',
   'apps/web/tsconfig.json',
   'apps/web/public',
 ];

@@ -44,10 +44,13 @@ describe('routes', () => {
   it('public pages share the navigation and show the store honestly', async () => {
     const { context, page } = await suite.newPage();
     await page.goto(`${suite.baseUrl}/home`);
-    await page.getByRole('menuitem', { name: /使用说明/ }).click();
+    await page
+      .getByRole('navigation', { name: '站点导航' })
+      .getByRole('link', { name: /使用说明/ })
+      .click();
     await page.waitForURL(`${suite.baseUrl}/use`);
     await page.getByText('注册或登录').waitFor();
-    await page.getByRole('menuitem', { name: /商店/ }).click();
+    await page.getByRole('navigation', { name: '站点导航' }).getByRole('link', { name: /商店/ }).click();
     await page.waitForURL(`${suite.baseUrl}/store`);
     await page.getByText('暂无在售的邮箱域名').waitFor();
     await page
@@ -70,7 +73,7 @@ describe('routes', () => {
         if (seen.at(-1) !== String(present)) seen.push(String(present));
       }).observe(document.body, { childList: true });
     });
-    await page.getByRole('menuitem', { name: /商店/ }).click();
+    await page.getByRole('navigation', { name: '站点导航' }).getByRole('link', { name: /商店/ }).click();
     await page.waitForURL(`${suite.baseUrl}/store`);
     await page.waitForFunction(() => !document.getElementById('nprogress'));
     const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);

@@ -37,7 +37,9 @@ export function ensureBuilt(): void {
       '构建服务端',
     );
   }
-  const sources = ['src', 'index.html', 'vite.config.ts'].map((entry) => newestChange(join(webRoot, entry)));
+  const sources = ['src', 'build', 'index.html', 'vite.config.ts'].map((entry) =>
+    newestChange(join(webRoot, entry)),
+  );
   if (!existsSync(webEntry) || statSync(webEntry).mtimeMs < Math.max(...sources)) {
     run(
       [join(repositoryRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],

@@ -1,3 +1,6 @@
+// antd's styles, generated at build time (build/antd-static-style.tsx): first the theme's variables
+// and what every component shares; each component's own come with its code.
+import 'virtual:antd-style/base.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { loadStartupVariables } from '../lib/variables';

@@ -1,26 +1,60 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { App as AntdApp, ConfigProvider } from 'antd';
+import { ConfigProvider, theme } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense, useSyncExternalStore } from 'react';
 import { AppComponentsProvider } from '../components/app-components';
-import { FeedbackBridge } from '../components/feedback/feedback-bridge';
-import { messageOptions, notificationOptions } from '../config/constants';
+import { antdTheme } from '../config/theme';
 import '../lib/dates';
+import { isFeedbackRequested, subscribeFeedbackRequest } from '../lib/feedback';
 import { queryClient } from '../lib/query-client';
 
+const FeedbackBridge = lazy(() =>
+  import('../components/feedback/feedback-bridge').then((module) => ({ default: module.FeedbackBridge })),
+);
+
+/** antd's message and notification, from the first time something is to be shown (lib/feedback.ts). */
+function Feedback() {
+  const requested = useSyncExternalStore(subscribeFeedbackRequest, isFeedbackRequested);
+  return requested ? (
+    <Suspense fallback={null}>
+      <FeedbackBridge />
+    </Suspense>
+  ) : null;
+}
+
 /**
- * Root view providers: Chinese interface and date locale, antd feedback (messages 3 s,
+ * The text style antd's `App` gives a page, without `App` itself: it would bring the modal dialogs
+ * into the first script for the one screen that asks for a confirmation.
+ */
+function TextFrame({ children }: { children: ReactNode }) {
+  const { token } = theme.useToken();
+  return (
+    <div
+      style={{
+        color: token.colorText,
+        fontSize: token.fontSize,
+        lineHeight: token.lineHeight,
+        fontFamily: token.fontFamily,
+      }}
+    >
+      {children}
+    </div>
+  );
+}
+
+/**
+ * Root view providers: Chinese interface and date locale, the antd theme, feedback (messages 3 s,
  * notifications 4.5 s at 24 px), the query client and the app-wide components.
  */
 export function AppProvider({ children }: { children: ReactNode }) {
   return (
-    <ConfigProvider locale={zhCN}>
-      <AntdApp message={messageOptions} notification={notificationOptions}>
-        <FeedbackBridge />
-        <QueryClientProvider client={queryClient}>
-          <AppComponentsProvider>{children}</AppComponentsProvider>
-        </QueryClientProvider>
-      </AntdApp>
+    <ConfigProvider locale={zhCN} theme={antdTheme}>
+      <Feedback />
+      <QueryClientProvider client={queryClient}>
+        <AppComponentsProvider>
+          <TextFrame>{children}</TextFrame>
+        </AppComponentsProvider>
+      </QueryClientProvider>
     </ConfigProvider>
   );
 }

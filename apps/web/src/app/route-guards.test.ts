@@ -1,28 +1,22 @@
 import { DEFAULT_PERMISSION_KEY, encryptPermissionData, permissionsFor, type Role } from '@youju/contract';
-import type { AxiosAdapter } from 'axios';
 import type { LoaderFunctionArgs } from 'react-router-dom';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const loaderArgs = {} as LoaderFunctionArgs;
 
 /** Fresh modules with getVar answering for `role`; returns the guards and the feedback spy. */
 async function setUp(role: Role, permissions = permissionsFor(role)) {
   vi.resetModules();
-  const [{ apiClient }, guards, feedback, routes] = await Promise.all([
-    import('../lib/http/client'),
+  const [guards, feedback, routes] = await Promise.all([
     import('./route-guards'),
     import('../lib/feedback'),
     import('../config/routes'),
   ]);
   const permissionData = encryptPermissionData(JSON.stringify({ role, permissions }), DEFAULT_PERMISSION_KEY);
-  const adapter: AxiosAdapter = async (config) => ({
-    data: { error: 0, msg: 'ok', permissionData, settings: {} },
-    status: 200,
-    statusText: 'OK',
-    headers: {},
-    config,
-  });
-  apiClient.defaults.adapter = adapter;
+  vi.stubGlobal(
+    'fetch',
+    async () => new Response(JSON.stringify({ error: 0, msg: 'ok', permissionData, settings: {} })),
+  );
   const messageError = vi.fn();
   feedback.registerFeedback({
     message: { error: messageError, success: vi.fn() } as never,
@@ -37,6 +31,7 @@ function location(result: unknown): string | null {
 
 describe('route guards', () => {
   beforeEach(() => localStorage.clear());
+  afterEach(() => vi.unstubAllGlobals());
 
   it('send a visitor without a token from a login-only route to /auth and let public routes pass', async () => {
     const { guards, routes } = await setUp('anonymous');

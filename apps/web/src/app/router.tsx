@@ -1,13 +1,13 @@
 import type { UserScreen } from '@youju/contract';
-import { useEffect } from 'react';
+import { useDeferredValue, useEffect } from 'react';
 import {
   createBrowserRouter,
-  Outlet,
   type RouteObject,
   RouterProvider,
   redirect,
   ScrollRestoration,
   useLocation,
+  useOutlet,
 } from 'react-router-dom';
 import { PageLoading } from '../components/page-loading';
 import { DEFAULT_SITE_NAME } from '../config/constants';
@@ -15,8 +15,10 @@ import { paths, publicRoutes, routeByPath, userRoute, userScreens } from '../con
 import { registerNavigator } from '../lib/navigation';
 import { progress } from '../lib/progress';
 import { useSettingsStore } from '../state/settings';
+import { Component as PublicLayout } from './layouts/public-layout';
 import { RouteError } from './route-error';
 import { guardRoute, landOnFirstScreen, requireSession } from './route-guards';
+import { Component as Home } from './routes/home';
 
 /** Screen modules of /user; a screen is routed only when it is both registered and built. */
 const userScreenModules: Partial<Record<UserScreen, RouteObject['lazy']>> = {
@@ -34,7 +36,13 @@ const userScreenModules: Partial<Record<UserScreen, RouteObject['lazy']>> = {
   safe: () => import('./routes/user/safe'),
 };
 
-/** Root view: the current route's screen, with the window title naming it and the site. */
+/**
+ * Root view: the current route's screen, with the window title naming it and the site. The screen is
+ * rendered as a deferred value: the frame commits at once, then React builds the screen in the
+ * background in slices of a few milliseconds, where in the first commit it would be one long task
+ * that input has to wait for. (Only the screen: the router itself must commit in the first pass,
+ * since it starts listening for changes then and would miss one made before.)
+ */
 function RootView() {
   const { pathname } = useLocation();
   const siteName = useSettingsStore((state) => state.settings.siteName) || DEFAULT_SITE_NAME;
@@ -42,9 +50,10 @@ function RootView() {
   useEffect(() => {
     document.title = screenName ? `${screenName} - ${siteName}` : siteName;
   }, [screenName, siteName]);
+  const screen = useDeferredValue(useOutlet(), null);
   return (
     <>
-      <Outlet />
+      {screen}
       <ScrollRestoration />
     </>
   );
@@ -59,12 +68,14 @@ const routes: RouteObject[] = [
     children: [
       { index: true, loader: () => redirect(paths.home) },
       {
-        lazy: () => import('./layouts/public-layout'),
+        // /home and its frame come with the first script: most visits start there, and fetching
+        // them lazily would cost that first page a second round of requests.
+        Component: PublicLayout,
         children: [
           {
             path: publicRoutes.home.path,
             loader: guardRoute(publicRoutes.home),
-            lazy: () => import('./routes/home'),
+            Component: Home,
           },
           {
             path: publicRoutes.use.path,

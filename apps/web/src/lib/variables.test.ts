@@ -1,5 +1,4 @@
 import { DEFAULT_PERMISSION_KEY, encryptPermissionData } from '@youju/contract';
-import type { AxiosAdapter } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const settings = { siteName: '测试邮局', initialized: true, registrationOpen: true, version: '0.1.0' };
@@ -7,21 +6,17 @@ const settings = { siteName: '测试邮局', initialized: true, registrationOpen
 /** Loads the modules afresh (the start-up guard is module state) and answers getVar with `respond`. */
 async function setUp(respond: () => Promise<unknown> | unknown) {
   vi.resetModules();
-  const [{ apiClient }, variables, feedback, { usePermissionStore }, { useSettingsStore }] =
-    await Promise.all([
-      import('./http/client'),
-      import('./variables'),
-      import('./feedback'),
-      import('../state/permission'),
-      import('../state/settings'),
-    ]);
+  const [variables, feedback, { usePermissionStore }, { useSettingsStore }] = await Promise.all([
+    import('./variables'),
+    import('./feedback'),
+    import('../state/permission'),
+    import('../state/settings'),
+  ]);
   const calls: string[] = [];
-  const adapter: AxiosAdapter = async (config) => {
-    calls.push(`${config.method?.toUpperCase()} ${config.baseURL}${config.url}`);
-    const data = await respond();
-    return { data, status: 200, statusText: 'OK', headers: {}, config };
-  };
-  apiClient.defaults.adapter = adapter;
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+    calls.push(`${init.method} ${url}`);
+    return new Response(JSON.stringify(await respond()));
+  });
   const ui = {
     messageError: vi.fn(),
     messageSuccess: vi.fn(),
@@ -36,7 +31,10 @@ async function setUp(respond: () => Promise<unknown> | unknown) {
 
 describe('start-up variables call', () => {
   beforeEach(() => localStorage.clear());
-  afterEach(() => vi.restoreAllMocks());
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+  });
 
   it('is made once, decrypts, strips control characters and separators, trims and stores', async () => {
     const payload = { role: 'admin', permissions: ['menu:inbox', 'menu:sysAccount'], name: 'admin' };

@@ -1,6 +1,7 @@
 import { LogoutOutlined, MailOutlined, UserOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Layout, Menu, Result, Space, Tag, Typography } from 'antd';
+import { Button, Layout, Menu, Space, Tag, Typography } from 'antd';
+import { lazy, Suspense } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { DEFAULT_SITE_NAME } from '../../config/constants';
 import { roleLabel } from '../../config/labels';
@@ -10,6 +11,9 @@ import { refreshVariables } from '../../lib/variables';
 import { usePermissionStore, usePermissions } from '../../state/permission';
 import { clearToken } from '../../state/session';
 import { useSettingsStore } from '../../state/settings';
+
+/** Shown only for a screen the account may not open; its illustration is fetched then. */
+const Result = lazy(() => import('antd/es/result'));
 
 /** Frame of the /user area: the screens the caller's permissions allow, who is logged in, logout. */
 export function Component() {
@@ -88,7 +92,9 @@ export function Component() {
         </Layout.Header>
         <Layout.Content style={{ padding: 24 }}>
           {current && !permissions.includes(current.permission) ? (
-            <Result status="403" title="没有权限" subTitle="当前账号无权访问此页面，请从左侧菜单选择。" />
+            <Suspense fallback={null}>
+              <Result status="403" title="没有权限" subTitle="当前账号无权访问此页面，请从左侧菜单选择。" />
+            </Suspense>
           ) : (
             <Outlet />
           )}

@@ -1,8 +1,10 @@
 import { CloudServerOutlined, SafetyOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import type { RegEmailData } from '@youju/contract';
-import { Button, Card, Col, Row, Space, Typography } from 'antd';
+import { Button, Space } from 'antd';
 import { Link, useNavigate } from 'react-router-dom';
+import { Panel } from '../../components/panel';
+import { Heading, Paragraph } from '../../components/text';
 import { DEFAULT_SITE_NAME } from '../../config/constants';
 import { paths } from '../../config/routes';
 import { TemporaryMailboxCard } from '../../features/temporary-mailbox/components/temporary-mailbox-card';
@@ -51,42 +53,38 @@ export function Component() {
 
   return (
     <Space orientation="vertical" size="large" style={{ width: '100%' }}>
-      <Card>
-        <Typography.Title>{siteName}</Typography.Title>
-        <Typography.Paragraph style={{ fontSize: 16 }}>
+      <Panel>
+        <Heading level={1}>{siteName}</Heading>
+        <Paragraph style={{ fontSize: 16 }}>
           自托管的临时邮箱与托管邮箱服务：注册一个邮箱即可收信，系统账号还可以管理自己的域名和邮箱。
-        </Typography.Paragraph>
+        </Paragraph>
         {settings.mailDomains && settings.mailDomains.length > 0 ? (
-          <Typography.Paragraph type="secondary">
-            本站邮箱域名：{settings.mailDomains.join('、')}
-          </Typography.Paragraph>
+          <Paragraph secondary>本站邮箱域名：{settings.mailDomains.join('、')}</Paragraph>
         ) : null}
         <Link to={loggedIn ? paths.user : paths.auth}>
           <Button type="primary" size="large">
             {loggedIn ? '进入邮箱' : '注册 / 登录'}
           </Button>
         </Link>
-      </Card>
+      </Panel>
       <TemporaryMailboxCard
         registrationOpen={settings.registrationOpen}
         defaultDomainId={defaultDomainId}
         loggedIn={loggedIn}
         onCreated={enterTemporaryMailbox}
       />
-      <Row gutter={[16, 16]}>
+      <div className="home-highlights">
         {highlights.map((item) => (
-          <Col key={item.title} xs={24} md={8}>
-            <Card style={{ height: '100%' }}>
-              <Typography.Title level={4} style={{ marginTop: 0 }}>
-                <item.icon /> {item.title}
-              </Typography.Title>
-              <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
-                {item.text}
-              </Typography.Paragraph>
-            </Card>
-          </Col>
+          <Panel key={item.title}>
+            <Heading level={4} style={{ marginTop: 0 }}>
+              <item.icon /> {item.title}
+            </Heading>
+            <Paragraph secondary style={{ marginBottom: 0 }}>
+              {item.text}
+            </Paragraph>
+          </Panel>
         ))}
-      </Row>
+      </div>
     </Space>
   );
 }

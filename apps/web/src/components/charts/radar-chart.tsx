@@ -1,5 +1,5 @@
-import { Skeleton } from 'antd';
 import { lazy, Suspense } from 'react';
+import { ChartLoading } from './chart-loading';
 import type { RadarChartProps } from './radar-chart-types';
 
 const RadarChartCanvas = lazy(() => import('./radar-chart-canvas'));
@@ -10,7 +10,7 @@ const RadarChartCanvas = lazy(() => import('./radar-chart-canvas'));
  */
 export function RadarChart(props: RadarChartProps) {
   return (
-    <Suspense fallback={<Skeleton.Node active style={{ width: '100%', height: props.height ?? 320 }} />}>
+    <Suspense fallback={<ChartLoading height={props.height} />}>
       <RadarChartCanvas {...props} />
     </Suspense>
   );

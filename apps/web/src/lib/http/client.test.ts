@@ -1,23 +1,35 @@
-import { type AxiosAdapter, AxiosError, type InternalAxiosRequestConfig } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { registerNavigator } from '../navigation';
-import { apiClient, requestEnvelope } from './client';
+import { requestEnvelope } from './client';
 
-/** Answers every request with `body` and `status`, recording the request config. */
+interface SeenRequest {
+  url: string;
+  method: string | undefined;
+  headers: Record<string, string>;
+  body: unknown;
+  signal: AbortSignal | null | undefined;
+}
+
+/** Answers every fetch with `body` (JSON unless a string) and `status`, recording the requests. */
 function answer(body: unknown, status = 200) {
-  const seen: InternalAxiosRequestConfig[] = [];
-  const adapter: AxiosAdapter = async (config) => {
-    seen.push(config);
-    return { data: body, status, statusText: String(status), headers: {}, config };
-  };
-  apiClient.defaults.adapter = adapter;
+  const seen: SeenRequest[] = [];
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+    seen.push({
+      url,
+      method: init.method,
+      headers: init.headers as Record<string, string>,
+      body: init.body,
+      signal: init.signal,
+    });
+    return new Response(typeof body === 'string' ? body : JSON.stringify(body), { status });
+  });
   return seen;
 }
 
 function fail(error: Error) {
-  apiClient.defaults.adapter = async () => {
+  vi.stubGlobal('fetch', async () => {
     throw error;
-  };
+  });
 }
 
 describe('api client', () => {
@@ -28,23 +40,48 @@ describe('api client', () => {
     navigate.mockReset();
     registerNavigator(navigate);
   });
-  afterEach(() => registerNavigator(null));
+  afterEach(() => {
+    registerNavigator(null);
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
 
-  it('sends requests under /api with a 60 s timeout', async () => {
+  it('sends requests under /api, with the parameters that are set and a JSON body', async () => {
     const seen = answer({ error: 0, msg: 'ok', data: 1 });
-    await requestEnvelope({ method: 'GET', url: '/getVar' });
-    expect(seen[0]?.baseURL).toBe('/api');
-    expect(seen[0]?.timeout).toBe(60000);
-    expect(seen[0]?.url).toBe('/getVar');
+    await requestEnvelope({ method: 'GET', url: '/user/getInbox', params: { page: 2, search: undefined } });
+    expect(seen[0]).toMatchObject({ url: '/api/user/getInbox?page=2', method: 'GET', body: undefined });
+    await requestEnvelope({ method: 'POST', url: '/user/setReadEmail', data: { ids: [1] } });
+    expect(seen[1]).toMatchObject({
+      url: '/api/user/setReadEmail',
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"ids":[1]}',
+    });
+  });
+
+  it('gives up after 60 s', async () => {
+    vi.useFakeTimers();
+    vi.stubGlobal(
+      'fetch',
+      (_url: string, init: RequestInit) =>
+        new Promise((_resolve, reject) =>
+          init.signal?.addEventListener('abort', () => reject(new Error('aborted'))),
+        ),
+    );
+    const call = requestEnvelope({ method: 'GET', url: '/getVar' });
+    const failed = expect(call).rejects.toThrow('请求超时，请检查网络后重试');
+    await vi.advanceTimersByTimeAsync(59_999);
+    await vi.advanceTimersByTimeAsync(1);
+    await failed;
   });
 
   it('sends the stored token as a bearer header, and none without a token', async () => {
     const seen = answer({ error: 0, msg: 'ok' });
     await requestEnvelope({ method: 'GET', url: '/user/getInbox' });
-    expect(seen[0]?.headers.Authorization).toBeUndefined();
+    expect(seen[0]?.headers).toEqual({});
     localStorage.setItem('token', 'abc123');
     await requestEnvelope({ method: 'GET', url: '/user/getInbox' });
-    expect(seen[1]?.headers.Authorization).toBe('Bearer abc123');
+    expect(seen[1]?.headers).toEqual({ Authorization: 'Bearer abc123' });
   });
 
   it('on error 302 clears the token, navigates to the url and rejects with the body msg', async () => {
@@ -86,14 +123,16 @@ describe('api client', () => {
     );
   });
 
-  it('rejects network failures and timeouts with Chinese messages', async () => {
-    fail(new AxiosError('timeout of 60000ms exceeded', 'ECONNABORTED'));
-    await expect(requestEnvelope({ method: 'GET', url: '/getVar' })).rejects.toThrow(
-      '请求超时，请检查网络后重试',
-    );
-    fail(new AxiosError('Network Error', 'ERR_NETWORK'));
+  it('rejects network failures and cancelled calls with Chinese messages', async () => {
+    fail(new TypeError('Failed to fetch'));
     await expect(requestEnvelope({ method: 'GET', url: '/getVar' })).rejects.toThrow(
       '网络连接失败，请检查网络后重试',
+    );
+    const cancel = new AbortController();
+    cancel.abort();
+    fail(new DOMException('The operation was aborted.', 'AbortError'));
+    await expect(requestEnvelope({ method: 'GET', url: '/getVar', signal: cancel.signal })).rejects.toThrow(
+      '请求已取消',
     );
   });
 });

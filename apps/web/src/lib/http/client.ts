@@ -1,46 +1,39 @@
 import type { Envelope } from '@youju/contract';
-import axios, { type AxiosError, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import { unwrap } from './api-error';
-import { apiBaseUrl, apiTimeoutMs, authorizationHeader, followLoginRedirect, isLoginExpired } from './rules';
+import {
+  apiTimeoutMs,
+  apiUrl,
+  authorizationHeader,
+  followLoginRedirect,
+  isLoginExpired,
+  transportFailure,
+} from './rules';
 
-/**
- * The JSON client. It resolves with the response envelope `{ error, msg, data }` whatever the HTTP
- * status, because the server sends 4xx statuses with a JSON body; only the login-expired rule and
- * transport failures reject here. Exported for the tests, which swap its adapter.
- */
-export const apiClient = axios.create({
-  baseURL: apiBaseUrl,
-  timeout: apiTimeoutMs,
-  validateStatus: () => true,
-});
-
-apiClient.interceptors.request.use((config) => {
-  for (const [name, value] of Object.entries(authorizationHeader())) config.headers.set(name, value);
-  return config;
-});
-
-apiClient.interceptors.response.use(
-  (response) => handleEnvelope(response) as unknown as AxiosResponse,
-  (error: AxiosError) => Promise.reject(new Error(transportMessage(error))),
-);
+// The JSON client. It resolves with the response envelope `{ error, msg, data }` whatever the HTTP
+// status, because the server sends 4xx statuses with a JSON body; only the login-expired rule and
+// transport failures reject here.
 
 function isEnvelope(body: unknown): body is Envelope {
   return typeof body === 'object' && body !== null && typeof (body as Envelope).error === 'number';
 }
 
-function handleEnvelope(response: AxiosResponse): Envelope | Promise<never> {
-  const body: unknown = response.data;
-  if (!isEnvelope(body)) {
-    return Promise.reject(new Error(`服务器返回了无法识别的内容（HTTP ${response.status}），请稍后再试`));
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
-  if (isLoginExpired(body)) return Promise.reject(followLoginRedirect(body));
-  return body;
 }
 
-function transportMessage(error: AxiosError): string {
-  if (error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT') return '请求超时，请检查网络后重试';
-  if (axios.isCancel(error)) return '请求已取消';
-  return '网络连接失败，请检查网络后重试';
+/**
+ * An answer's text as an envelope, after the login-expired rule; uploads read their answer with it
+ * too. A body that is no envelope (a proxy's error page) fails with a Chinese message.
+ */
+export function envelopeFrom(status: number, text: string): Envelope {
+  const body = parseJson(text);
+  if (!isEnvelope(body)) throw new Error(`服务器返回了无法识别的内容（HTTP ${status}），请稍后再试`);
+  if (isLoginExpired(body)) throw followLoginRedirect(body);
+  return body;
 }
 
 /** What a JSON call needs: the method, the path under /api, query parameters or a body. */
@@ -50,12 +43,42 @@ export interface ApiRequest {
   params?: object;
   data?: unknown;
   signal?: AbortSignal;
-  onUploadProgress?: AxiosRequestConfig['onUploadProgress'];
 }
 
 /** Sends a request and resolves with the envelope, whatever its error code. */
-export function requestEnvelope<T = unknown>(request: ApiRequest): Promise<Envelope<T>> {
-  return apiClient.request(request) as unknown as Promise<Envelope<T>>;
+export async function requestEnvelope<T = unknown>(request: ApiRequest): Promise<Envelope<T>> {
+  // One signal ends the call on the caller's cancel or after the timeout, whichever comes first; the
+  // timeout covers reading the body too.
+  const call = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    call.abort();
+  }, apiTimeoutMs);
+  const cancel = () => call.abort();
+  if (request.signal?.aborted) cancel();
+  else request.signal?.addEventListener('abort', cancel);
+  const headers = authorizationHeader();
+  if (request.data !== undefined) headers['Content-Type'] = 'application/json';
+  let status: number;
+  let text: string;
+  try {
+    const response = await fetch(apiUrl(request.url, request.params), {
+      method: request.method,
+      headers,
+      body: request.data === undefined ? undefined : JSON.stringify(request.data),
+      signal: call.signal,
+    });
+    status = response.status;
+    text = await response.text();
+  } catch {
+    if (timedOut) throw new Error(transportFailure.timeout);
+    throw new Error(request.signal?.aborted ? transportFailure.cancelled : transportFailure.network);
+  } finally {
+    clearTimeout(timer);
+    request.signal?.removeEventListener('abort', cancel);
+  }
+  return envelopeFrom(status, text) as Envelope<T>;
 }
 
 /** GET under /api: the envelope's data, or an ApiError with the server's message. */

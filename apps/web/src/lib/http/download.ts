@@ -8,6 +8,7 @@ import {
   followLoginRedirect,
   isLoginExpired,
   type QueryParams,
+  transportFailure,
 } from './rules';
 
 /**
@@ -37,7 +38,7 @@ export async function downloadFile(
   params: QueryParams = {},
   options: DownloadOptions = {},
 ): Promise<string> {
-  const response = await fetchFile(apiUrl(path, params), '网络连接失败，请检查网络后重试');
+  const response = await fetchFile(apiUrl(path, params), transportFailure.network);
   if ((response.headers.get('content-type') ?? '').includes('application/json')) {
     const body = (await response.json()) as Envelope;
     if (isLoginExpired(body)) throw followLoginRedirect(body);

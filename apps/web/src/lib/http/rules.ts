@@ -10,6 +10,13 @@ export const apiBaseUrl = '/api';
 /** A call not answered within 60 seconds fails. */
 export const apiTimeoutMs = 60_000;
 
+/** Why a call got no answer, in the words shown to the person. */
+export const transportFailure = {
+  timeout: '请求超时，请检查网络后重试',
+  cancelled: '请求已取消',
+  network: '网络连接失败，请检查网络后重试',
+} as const;
+
 /** The stored login token as a bearer Authorization header; none without a token. */
 export function authorizationHeader(): Record<string, string> {
   const token = readToken();
@@ -32,10 +39,12 @@ export function followLoginRedirect(envelope: Envelope): Error {
   return new Error(envelope.msg || DefaultMessage[ErrorCode.notLoggedIn]);
 }
 
-/** A URL under /api with the query parameters that are set (undefined ones are left out). */
-export function apiUrl(path: string, params: QueryParams = {}): string {
+/** A URL under /api with the query parameters that are set (undefined and null ones are left out). */
+export function apiUrl(path: string, params: object = {}): string {
   const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) if (value !== undefined) query.set(name, String(value));
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null) query.set(name, String(value));
+  }
   const search = query.toString();
   return `${apiBaseUrl}${path}${search ? `?${search}` : ''}`;
 }

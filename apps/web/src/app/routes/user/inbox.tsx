@@ -1,12 +1,19 @@
 import { EditOutlined, RollbackOutlined, SendOutlined, ShareAltOutlined } from '@ant-design/icons';
 import type { MailDetail } from '@youju/contract';
 import { Button } from 'antd';
-import { useState } from 'react';
-import { ComposeDrawer } from '../../../features/compose/components/compose-drawer';
+import { lazy, Suspense, useState } from 'react';
 import type { ComposeMode } from '../../../features/compose/components/compose-prefill';
 import { InboxView } from '../../../features/mail/components/inbox-view';
 import { useSettings } from '../../../features/settings/api/get-settings';
 import { usePermissionStore } from '../../../state/permission';
+
+// The drawer's code (form, uploads, editor) is fetched when it is first opened; from then on it stays
+// mounted, so that it closes with its animation.
+const ComposeDrawer = lazy(() =>
+  import('../../../features/compose/components/compose-drawer').then((module) => ({
+    default: module.ComposeDrawer,
+  })),
+);
 
 interface Composing {
   mode: ComposeMode;
@@ -24,6 +31,11 @@ export function Component() {
   // The signature the caller set in /user/setting goes into every new body.
   const signature = useSettings().data?.personal.signature;
   const [composing, setComposing] = useState<Composing | null>(null);
+  const [composeOpened, setComposeOpened] = useState(false);
+  const compose = (next: Composing) => {
+    setComposeOpened(true);
+    setComposing(next);
+  };
 
   return (
     <>
@@ -34,41 +46,39 @@ export function Component() {
             type="primary"
             size="small"
             icon={<EditOutlined />}
-            onClick={() => setComposing({ mode: 'new' })}
+            onClick={() => compose({ mode: 'new' })}
           >
             写邮件
           </Button>
         }
         readerActions={(detail) => (
           <>
-            <Button
-              icon={<RollbackOutlined />}
-              onClick={() => setComposing({ mode: 'reply', original: detail })}
-            >
+            <Button icon={<RollbackOutlined />} onClick={() => compose({ mode: 'reply', original: detail })}>
               回复
             </Button>
-            <Button
-              icon={<SendOutlined />}
-              onClick={() => setComposing({ mode: 'replyAll', original: detail })}
-            >
+            <Button icon={<SendOutlined />} onClick={() => compose({ mode: 'replyAll', original: detail })}>
               回复全部
             </Button>
             <Button
               icon={<ShareAltOutlined />}
-              onClick={() => setComposing({ mode: 'forward', original: detail })}
+              onClick={() => compose({ mode: 'forward', original: detail })}
             >
               转发
             </Button>
           </>
         )}
       />
-      <ComposeDrawer
-        signature={signature}
-        open={composing !== null}
-        mode={composing?.mode ?? 'new'}
-        original={composing?.original}
-        onClose={() => setComposing(null)}
-      />
+      {composeOpened ? (
+        <Suspense fallback={null}>
+          <ComposeDrawer
+            signature={signature}
+            open={composing !== null}
+            mode={composing?.mode ?? 'new'}
+            original={composing?.original}
+            onClose={() => setComposing(null)}
+          />
+        </Suspense>
+      ) : null}
     </>
   );
 }

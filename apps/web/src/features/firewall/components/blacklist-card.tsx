@@ -1,11 +1,11 @@
 import type { AddBlacklistQuery, BlacklistItem } from '@youju/contract';
 import {
-  App,
   Button,
   Card,
   DatePicker,
   Form,
   Input,
+  Modal,
   Popconfirm,
   Space,
   Table,
@@ -36,7 +36,7 @@ const IP_PATTERN = /^[0-9A-Fa-f:.]+(\/\d{1,3})?$/;
 
 /** The IP blacklist (administrators): add an address or range with an optional expiry, remove. */
 export function BlacklistCard() {
-  const { modal } = App.useApp();
+  const [modal, modalHolder] = Modal.useModal();
   const [form] = Form.useForm<FormValues>();
   const list = useBlacklist();
   const add = useAddBlacklistIp((entry) => {
@@ -115,6 +115,7 @@ export function BlacklistCard() {
 
   return (
     <Card title="IP 黑名单">
+      {modalHolder}
       <Typography.Paragraph type="secondary">
         名单中的地址访问网页和接口时得到 403，连接 SMTP 时得到 554。可填写单个 IPv4/IPv6 地址或 CIDR 网段（如
         203.0.113.0/24、2001:db8::/32）；登录失败过多和 SMTP 滥用的地址会被自动加入并按时解除。

@@ -1,11 +1,15 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Badge, Button, Popconfirm, Select, Space, Tooltip, Typography } from 'antd';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useAddresses } from '../../../api/get-addresses';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useDeleteAddress } from '../api/delete-address';
 import { useUnread } from '../api/get-unread';
-import { CreateAddressDialog } from './create-address-dialog';
+
+/** The dialog (a form) is fetched when it is first asked for. */
+const CreateAddressDialog = lazy(() =>
+  import('./create-address-dialog').then((module) => ({ default: module.CreateAddressDialog })),
+);
 
 interface AddressBarProps {
   /** a mailbox session's own address; null for system users, who pick among their addresses */
@@ -112,10 +116,12 @@ function AddressPicker({ value, onChange }: Omit<AddressBarProps, 'mailboxAddres
         </Popconfirm>
       ) : null}
       {creating ? (
-        <CreateAddressDialog
-          onClose={() => setCreating(false)}
-          onCreated={(created) => onChange(created.address)}
-        />
+        <Suspense fallback={null}>
+          <CreateAddressDialog
+            onClose={() => setCreating(false)}
+            onCreated={(created) => onChange(created.address)}
+          />
+        </Suspense>
       ) : null}
     </Space>
   );

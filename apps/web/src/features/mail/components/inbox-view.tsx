@@ -1,13 +1,12 @@
 import { ClearOutlined, MailOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { MailDetail, MailItem } from '@youju/contract';
-import { App, Button, Card, Col, Empty, Input, Row, Segmented, Space, Tooltip } from 'antd';
-import { type ReactNode, useState } from 'react';
+import { Button, Card, Col, Empty, Input, Row, Segmented, Skeleton, Space, Tooltip } from 'antd';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { showInfoMessage } from '../../../lib/feedback';
 import { useInbox } from '../api/get-inbox';
 import { useMailEvents } from '../api/mail-events';
 import { AddressBar } from './address-bar';
-import { DeleteRangeDialog } from './delete-range-dialog';
 import { MessageList } from './message-list';
-import { MessageReader } from './message-reader';
 
 type ListFilter = 'all' | 'unread' | 'starred';
 
@@ -22,9 +21,17 @@ interface InboxViewProps {
   readerActions?: (detail: MailDetail) => ReactNode;
 }
 
+// Fetched when first shown, so that the list comes up sooner: the reader (with its HTML sanitiser)
+// once a message is opened, the dialog once it is asked for.
+const MessageReader = lazy(() =>
+  import('./message-reader').then((module) => ({ default: module.MessageReader })),
+);
+const DeleteRangeDialog = lazy(() =>
+  import('./delete-range-dialog').then((module) => ({ default: module.DeleteRangeDialog })),
+);
+
 /** The inbox: whose mail, the list with search and filters, the open message; live as mail arrives. */
 export function InboxView({ mailboxAddress, headerActions, readerActions }: InboxViewProps) {
-  const { message } = App.useApp();
   const [address, setAddress] = useState('');
   const [filter, setFilter] = useState<ListFilter>('all');
   const [search, setSearch] = useState('');
@@ -43,7 +50,7 @@ export function InboxView({ mailboxAddress, headerActions, readerActions }: Inbo
   });
 
   useMailEvents((item: MailItem) => {
-    message.info({ content: `收到新邮件：${item.subject || '（无主题）'}`, key: `mail-${item.id}` });
+    showInfoMessage(`收到新邮件：${item.subject || '（无主题）'}`, `mail-${item.id}`);
   });
 
   const changeAddress = (next: string) => {
@@ -140,23 +147,27 @@ export function InboxView({ mailboxAddress, headerActions, readerActions }: Inbo
                 }
               />
             ) : (
-              <MessageReader
-                key={selectedId}
-                messageId={selectedId}
-                extraActions={readerActions}
-                onClosed={() => setSelectedId(null)}
-              />
+              <Suspense fallback={<Skeleton active />}>
+                <MessageReader
+                  key={selectedId}
+                  messageId={selectedId}
+                  extraActions={readerActions}
+                  onClosed={() => setSelectedId(null)}
+                />
+              </Suspense>
             )}
           </Card>
         </Col>
       </Row>
       {deletingRange ? (
-        <DeleteRangeDialog
-          mailboxAddress={mailboxAddress}
-          address={address}
-          onClose={() => setDeletingRange(false)}
-          onDeleted={() => setSelectedId(null)}
-        />
+        <Suspense fallback={null}>
+          <DeleteRangeDialog
+            mailboxAddress={mailboxAddress}
+            address={address}
+            onClose={() => setDeletingRange(false)}
+            onDeleted={() => setSelectedId(null)}
+          />
+        </Suspense>
       ) : null}
     </Space>
   );

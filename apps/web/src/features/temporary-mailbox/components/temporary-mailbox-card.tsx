@@ -1,9 +1,17 @@
 import { ThunderboltOutlined } from '@ant-design/icons';
 import type { RegEmailData } from '@youju/contract';
-import { Alert, Button, Card, Popconfirm, Select, Space, Typography } from 'antd';
-import { type ReactNode, useState } from 'react';
+import { Alert, Button, Space } from 'antd';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useOpenDomains } from '../../../api/get-open-domains';
+import { Panel } from '../../../components/panel';
+import { Paragraph, SecondaryText } from '../../../components/text';
 import { useCreateTemporaryMailbox } from '../api/create-temporary-mailbox';
+
+// /home is the first page of most visits, and most visitors see neither of these: the domain picker
+// shows only when several domains are open, the confirmation only to someone logged in. Their code
+// is fetched when they show.
+const Popconfirm = lazy(() => import('antd/es/popconfirm'));
+const Select = lazy(() => import('antd/es/select'));
 
 interface TemporaryMailboxCardProps {
   /** getVar's registrationOpen; undefined while unknown */
@@ -52,39 +60,43 @@ export function TemporaryMailboxCard({
     body = (
       <Space wrap size="middle">
         {loggedIn && domainId !== null ? (
-          <Popconfirm
-            title="获取新的临时邮箱？"
-            description="这会退出当前登录；没有设置密码的临时邮箱退出后无法再次进入。"
-            okText="继续"
-            cancelText="取消"
-            onConfirm={() => create.mutate(domainId)}
-          >
-            {button}
-          </Popconfirm>
+          <Suspense fallback={button}>
+            <Popconfirm
+              title="获取新的临时邮箱？"
+              description="这会退出当前登录；没有设置密码的临时邮箱退出后无法再次进入。"
+              okText="继续"
+              cancelText="取消"
+              onConfirm={() => create.mutate(domainId)}
+            >
+              {button}
+            </Popconfirm>
+          </Suspense>
         ) : (
           button
         )}
         {list.length > 1 ? (
-          <Select
-            aria-label="临时邮箱域名"
-            value={domainId ?? undefined}
-            onChange={setChosen}
-            style={{ minWidth: 200 }}
-            options={list.map((domain) => ({ value: domain.id, label: `@${domain.name}` }))}
-          />
+          <Suspense fallback={null}>
+            <Select
+              aria-label="临时邮箱域名"
+              value={domainId ?? undefined}
+              onChange={(value) => setChosen(Number(value))}
+              style={{ minWidth: 200 }}
+              options={list.map((domain) => ({ value: domain.id, label: `@${domain.name}` }))}
+            />
+          </Suspense>
         ) : fallback ? (
-          <Typography.Text type="secondary">@{fallback.name}</Typography.Text>
+          <SecondaryText>@{fallback.name}</SecondaryText>
         ) : null}
       </Space>
     );
   }
 
   return (
-    <Card title="临时邮箱">
-      <Typography.Paragraph type="secondary">
+    <Panel title="临时邮箱">
+      <Paragraph secondary>
         无需注册和密码，点一下得到一个随机地址，收信实时显示，适合接收验证码。临时邮箱只保存在本浏览器中，到期后自动删除。
-      </Typography.Paragraph>
+      </Paragraph>
       {body}
-    </Card>
+    </Panel>
   );
 }

@@ -1,0 +1,44 @@
+import { theme } from 'antd';
+import type { CSSProperties, ReactNode } from 'react';
+
+interface PanelProps {
+  /** the header line, as a Card's title */
+  title?: ReactNode;
+  style?: CSSProperties;
+  children: ReactNode;
+}
+
+/**
+ * A bordered box with an optional title, drawn like antd's Card with the theme's tokens. For the
+ * public pages, whose first visit must stay light: antd's Card brings its tabs along.
+ */
+export function Panel({ title, style, children }: PanelProps) {
+  const { token } = theme.useToken();
+  const border = `${token.lineWidth}px ${token.lineType} ${token.colorBorderSecondary}`;
+  return (
+    <section
+      style={{ background: token.colorBgContainer, border, borderRadius: token.borderRadiusLG, ...style }}
+    >
+      {title ? (
+        <div
+          style={{
+            display: 'flex',
+            alignItems: 'center',
+            boxSizing: 'border-box',
+            minHeight: 56,
+            // The body starts on the header's border line, as in antd's Card.
+            marginBottom: -token.lineWidth,
+            padding: `0 ${token.paddingLG}px`,
+            borderBottom: border,
+            color: token.colorTextHeading,
+            fontSize: token.fontSizeLG,
+            fontWeight: token.fontWeightStrong,
+          }}
+        >
+          {title}
+        </div>
+      ) : null}
+      <div style={{ padding: token.paddingLG }}>{children}</div>
+    </section>
+  );
+}
