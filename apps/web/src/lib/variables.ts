@@ -1,10 +1,4 @@
-import {
-  cleanDecryptedText,
-  decryptPermissionData,
-  type Envelope,
-  type GetVarResponse,
-} from '@youju/contract';
-import { env } from '../config/env';
+import type { Envelope, GetVarResponse } from '@youju/contract';
 import { usePermissionStore } from '../state/permission';
 import { useSettingsStore } from '../state/settings';
 import { showErrorNotification } from './feedback';
@@ -25,21 +19,33 @@ export function fetchVariables(): Promise<VariablesResponse> {
  * built in at build time), stripped of control characters and line or paragraph separators, trimmed
  * and stored; settings are stored as received.
  */
-function applyVariables(response: VariablesResponse): void {
-  const plaintext = decryptPermissionData(response.permissionData ?? '', env.permissionKey);
-  usePermissionStore.getState().setPermissionText(cleanDecryptedText(plaintext));
+function applyVariables(response: VariablesResponse, cipher: PermissionCipher): void {
+  usePermissionStore
+    .getState()
+    .setPermissionText(cipher.decryptPermissionText(response.permissionData ?? ''));
   useSettingsStore.getState().setSettings(response.settings);
+}
+
+type PermissionCipher = typeof import('./permission-cipher');
+
+/** The cipher's module, fetched while the call is under way (its failure counts as the call's). */
+function loadCipher(): Promise<PermissionCipher> {
+  const module = import('./permission-cipher');
+  // Awaited only for an answer with error 0; until then a failure must not count as unhandled.
+  module.catch(() => undefined);
+  return module;
 }
 
 /** One variables call. Error ≠ 0 shows msg as an error notification; an exception is only logged. */
 export async function loadVariables(): Promise<VariablesOutcome> {
   try {
+    const cipher = loadCipher();
     const response = await fetchVariables();
     if (response.error !== 0) {
       showErrorNotification(response.msg);
       return 'rejected';
     }
-    applyVariables(response);
+    applyVariables(response, await cipher);
     return 'applied';
   } catch (error) {
     console.error('读取站点变量失败', error);
