@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { SERVER_NODE_OPTIONS } from '../scripts/server-options.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const total = Number(process.argv[2] ?? 1_000_000);
@@ -36,7 +37,7 @@ function freePort() {
 
 async function startServer(dataDir, databaseUrl) {
   const port = await freePort();
-  const child = spawn(process.execPath, [serverScript], {
+  const child = spawn(process.execPath, [...SERVER_NODE_OPTIONS, serverScript], {
     cwd: root,
     env: {
       ...process.env,

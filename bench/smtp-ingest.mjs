@@ -15,7 +15,7 @@
 //
 // Usage: node bench/smtp-ingest.mjs [messages=3000] [sessions=20] [bytes=10240] [rounds=1]
 // Needs Debian's postfix (smtp-source, and root to run a private Postfix). BENCH_NODE_ARGS adds
-// node options to the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"); BENCH_DATABASE_URL
+// node options to the server, after those `npm start` gives it (scripts/server-options.mjs) (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"); BENCH_DATABASE_URL
 // measures Youju on PostgreSQL too.
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -24,6 +24,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_OPTIONS } from '../scripts/server-options.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const total = Number(process.argv[2] ?? 3000);
@@ -83,7 +84,11 @@ async function youju(databaseUrl) {
   const smtpPort = await freePort();
   const child = spawn(
     process.execPath,
-    [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), 'apps/server/dist/server.js'],
+    [
+      ...SERVER_NODE_OPTIONS,
+      ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      'apps/server/dist/server.js',
+    ],
     {
       cwd: root,
       env: {

@@ -17,6 +17,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_OPTIONS } from '../scripts/server-options.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const lighthouseRuns = Number(process.argv[2] ?? 3);
@@ -53,7 +54,7 @@ async function waitFor(what, check, timeoutMs = 30_000) {
 
 async function startServer(dataDir) {
   const port = await freePort();
-  const child = spawn(process.execPath, ['apps/server/dist/server.js'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_OPTIONS, 'apps/server/dist/server.js'], {
     cwd: root,
     env: {
       ...process.env,

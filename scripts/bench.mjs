@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync } from 'node:zlib';
+import { SERVER_NODE_OPTIONS } from './server-options.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
@@ -85,7 +86,7 @@ async function latency(label, url, init, total = 2000, concurrency = 16) {
 async function api() {
   const dataDir = mkdtempSync(join(tmpdir(), 'youju-bench-'));
   const port = await freePort();
-  const server = spawn(process.execPath, ['apps/server/dist/server.js'], {
+  const server = spawn(process.execPath, [...SERVER_NODE_OPTIONS, 'apps/server/dist/server.js'], {
     cwd: root,
     env: {
       ...process.env,

@@ -2,6 +2,7 @@
 // `npm start`: build what is missing or stale, then run the server in this process's place.
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_OPTIONS } from './server-options.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const build = spawnSync(process.execPath, [fileURLToPath(new URL('./build.mjs', import.meta.url))], {
@@ -10,6 +11,9 @@ const build = spawnSync(process.execPath, [fileURLToPath(new URL('./build.mjs', 
 });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const server = spawn(process.execPath, ['apps/server/dist/server.js'], { cwd: root, stdio: 'inherit' });
+const server = spawn(process.execPath, [...SERVER_NODE_OPTIONS, 'apps/server/dist/server.js'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

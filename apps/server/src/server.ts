@@ -2,11 +2,13 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { tuneHeap } from './heap.js';
 import { startHttpsServer } from './https-server.js';
 import { startSmtpServer, startSmtpsServer } from './smtp/smtp-server.js';
 
 /** Entry point: validate the configuration, build the app, listen, shut down cleanly. */
 async function main(): Promise<void> {
+  tuneHeap();
   let config: ReturnType<typeof loadConfig>;
   try {
     const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
