@@ -12,6 +12,7 @@ import * as rateLimits from './migrations/035_rate_limits.js';
 import * as ownershipAndAbuse from './migrations/040_ownership_and_abuse.js';
 import * as deferredSearchIndex from './migrations/046_deferred_search_index.js';
 import * as inboxIndexes from './migrations/047_inbox_indexes.js';
+import * as searchIndexWithoutPositions from './migrations/048_search_index_without_positions.js';
 
 /**
  * Numbered migrations, applied in order on start (see README.md beside this file). Each module
@@ -31,6 +32,9 @@ const migrations: Record<string, (engine: Engine) => Migration> = {
   '040_ownership_and_abuse': (engine) => ({ up: (db) => ownershipAndAbuse.up(db, engine) }),
   '046_deferred_search_index': (engine) => ({ up: (db) => deferredSearchIndex.up(db, engine) }),
   '047_inbox_indexes': (engine) => ({ up: (db) => inboxIndexes.up(db, engine) }),
+  '048_search_index_without_positions': (engine) => ({
+    up: (db) => searchIndexWithoutPositions.up(db, engine),
+  }),
 };
 
 export const SCHEMA_VERSION = Object.keys(migrations).length;

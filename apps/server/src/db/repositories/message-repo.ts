@@ -458,12 +458,19 @@ export function likePattern(text: string): string {
 }
 
 /**
- * The text as one FTS5 phrase: inside double quotes nothing is query syntax but a doubled quote,
- * and with the trigram tokenizer a phrase matches wherever the text occurs as a substring of one
- * column (https://sqlite.org/fts5.html#fts5_strings, #the_trigram_tokenizer).
+ * The text as an FTS5 query for every trigram in it: the index (migration 048) keeps no positions,
+ * so it cannot match the text as a phrase; the messages holding all of its trigrams are a superset
+ * of those containing it, narrowed by LIKE afterwards. Each trigram is quoted, where nothing is
+ * query syntax but a doubled quote (https://sqlite.org/fts5.html#fts5_strings). Text of at least
+ * TRIGRAM characters only.
  */
-function trigramPhrase(text: string): string {
-  return `"${text.replaceAll('"', '""')}"`;
+function trigramQuery(text: string): string {
+  const characters = [...text];
+  const trigrams = new Set<string>();
+  for (let i = 0; i + TRIGRAM <= characters.length; i++) {
+    trigrams.add(characters.slice(i, i + TRIGRAM).join(''));
+  }
+  return [...trigrams].map((trigram) => `"${trigram.replaceAll('"', '""')}"`).join(' AND ');
 }
 
 /**
@@ -495,7 +502,7 @@ function textContains(
 }
 
 /**
- * Ids the FTS5 table finds for a phrase, and the last message it had indexed before they were read:
+ * Ids the FTS5 table finds for a query, and the last message it had indexed before they were read:
  * every message up to that one is indexed, later ones may be or not.
  */
 interface TrigramCandidates {
@@ -504,17 +511,17 @@ interface TrigramCandidates {
 }
 
 /**
- * The candidates for `phrase`, up to `cap` of them. The cursor is read first, in a statement of
+ * The candidates for `query`, up to `cap` of them. The cursor is read first, in a statement of
  * its own: the store worker indexes between the two reads (migration 046), so the table then
  * holds at least what the cursor says. Read after, the cursor could name messages that the
  * candidates missed.
  */
-async function trigramCandidates(db: Queryable, phrase: string, cap: number): Promise<TrigramCandidates> {
+async function trigramCandidates(db: Queryable, query: string, cap: number): Promise<TrigramCandidates> {
   const cursor = await sql<{ last: number }>`select last_message_id as last from search_index_cursor`.execute(
     db,
   );
   const { rows } = await sql<{ id: number }>`select rowid as id from messages_search
-      where messages_search match ${phrase} limit ${cap}`.execute(db);
+      where messages_search match ${query} limit ${cap}`.execute(db);
   return { ids: rows.map((row) => row.id), indexedThrough: cursor.rows[0]?.last ?? 0 };
 }
 
@@ -730,7 +737,7 @@ async function planMessageTextSearch(
   lowered: string,
   tuning: SearchTuning,
 ): Promise<TrigramCandidates | undefined> {
-  const candidates = await trigramCandidates(db, trigramPhrase(lowered), tuning.candidateLimit);
+  const candidates = await trigramCandidates(db, trigramQuery(lowered), tuning.candidateLimit);
   if (candidates.ids.length >= tuning.candidateLimit) return undefined;
   const worthIt = candidates.ids.length * tuning.scanToIndexRatio;
   return worthIt === 0 || (await countUpTo(db, messages, worthIt)) >= worthIt ? candidates : undefined;
