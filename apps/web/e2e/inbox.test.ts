@@ -126,6 +126,41 @@ describe('inbox, temporary mailbox and content filters in the browser', () => {
     await page.context().close();
   });
 
+  it('shows the verification code in the list and the reader and copies it in one click', async () => {
+    const address = await newAddress();
+    const page = await openInbox(address);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.baseUrl });
+    await page.getByText('暂无邮件').waitFor();
+    const subject = `登录验证 ${uniqueName('s')}`;
+    await deliver(
+      address,
+      message(
+        {
+          From: 'Service <no-reply@e2e.test>',
+          To: address,
+          Subject: `=?UTF-8?B?${Buffer.from(subject).toString('base64')}?=`,
+          'Content-Type': 'text/html; charset=UTF-8',
+          'Content-Transfer-Encoding': '8bit',
+        },
+        '<p>您好，</p><p>您的验证码是：<b style="color:#1677ff">738 205</b>，10 分钟内有效。订单号 20261124001 与此无关。</p>',
+      ),
+    );
+    const item = page.getByTestId('message-item').filter({ hasText: subject });
+    await item.waitFor({ timeout: 10_000 });
+    // In the list: the code as the person types it; copying it does not open the message.
+    await item.getByTestId('verification-code').filter({ hasText: '738205' }).click();
+    await page.getByText('验证码 738205 已复制').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('738205');
+    expect(await page.getByTestId('message-reader').count()).toBe(0);
+    // In the reader too.
+    await item.click();
+    await page.getByTestId('reader-subject').filter({ hasText: subject }).waitFor();
+    expect(await page.getByTestId('message-reader').getByTestId('verification-code').textContent()).toBe(
+      '738205',
+    );
+    await page.context().close();
+  });
+
   it('runs nothing and loads nothing from a hostile HTML message until images are allowed', async () => {
     const address = await newAddress();
     const page = await openInbox(address);

@@ -13,6 +13,7 @@ import * as ownershipAndAbuse from './migrations/040_ownership_and_abuse.js';
 import * as deferredSearchIndex from './migrations/046_deferred_search_index.js';
 import * as inboxIndexes from './migrations/047_inbox_indexes.js';
 import * as searchIndexWithoutPositions from './migrations/048_search_index_without_positions.js';
+import * as messageCode from './migrations/049_message_code.js';
 
 /**
  * Numbered migrations, applied in order on start (see README.md beside this file). Each module
@@ -35,6 +36,7 @@ const migrations: Record<string, (engine: Engine) => Migration> = {
   '048_search_index_without_positions': (engine) => ({
     up: (db) => searchIndexWithoutPositions.up(db, engine),
   }),
+  '049_message_code': () => ({ up: (db) => messageCode.up(db) }),
 };
 
 export const SCHEMA_VERSION = Object.keys(migrations).length;

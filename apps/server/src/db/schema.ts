@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
  * Tables as the query builder sees them. Portable types only, so one set of queries runs on SQLite
@@ -178,6 +178,8 @@ export interface MessageTable {
   spam: number;
   has_attachments: number;
   parse_error: string | null;
+  /** the one-time code the message carries (migration 049), null when none or stored before */
+  code: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export type MessageRow = Selectable<MessageTable>;
 export type NewMessageRow = Insertable<MessageTable>;

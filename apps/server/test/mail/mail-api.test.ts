@@ -294,10 +294,10 @@ describe('live inbox (server-sent events)', () => {
     const bobStream = await open(bob.userToken);
     try {
       const started = Date.now();
-      await deliver(box.address, '实时到达');
+      await deliver(box.address, '实时到达', '您的登录验证码是 604218，5 分钟内有效。');
       const event = await aliceStream.next(1000);
       expect(Date.now() - started).toBeLessThan(1500);
-      expect(event).toMatchObject({ address: box.address, subject: '实时到达', read: false });
+      expect(event).toMatchObject({ address: box.address, subject: '实时到达', read: false, code: '604218' });
       expect(await bobStream.next(300)).toBeNull();
     } finally {
       aliceStream.close();

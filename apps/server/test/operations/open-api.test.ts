@@ -102,7 +102,8 @@ describe('open API', () => {
     const arrived = await waiting;
     const elapsed = Date.now() - started;
     expectOk(arrived.body);
-    expect(arrived.body.data).toMatchObject({ address, subject: '验证码 123456' });
+    // The code is found when the message is stored, and every answer carries it.
+    expect(arrived.body.data).toMatchObject({ address, subject: '验证码 123456', code: '123456' });
     expect(arrived.body.data.text).toContain('正文：验证码 123456');
     expect(elapsed).toBeGreaterThanOrEqual(300);
     expect(elapsed).toBeLessThan(5000);
@@ -114,9 +115,9 @@ describe('open API', () => {
       `getInbox?address=${encodeURIComponent(address)}&page=1&pageSize=10`,
     );
     expect(inbox.body.data).toMatchObject({ total: 1, page: 1, pageSize: 10 });
-    expect(inbox.body.data?.list[0]).toMatchObject({ id, subject: '验证码 123456' });
+    expect(inbox.body.data?.list[0]).toMatchObject({ id, subject: '验证码 123456', code: '123456' });
     const detail = await open(key, 'GET', `getEmail?id=${id}`);
-    expect(detail.body.data).toMatchObject({ id, subject: '验证码 123456', attachments: [] });
+    expect(detail.body.data).toMatchObject({ id, subject: '验证码 123456', attachments: [], code: '123456' });
 
     // With `after`, a message already there is answered at once; nothing newer → 408 on time.
     const existing = await open(

@@ -42,6 +42,8 @@ export const MailItem = Type.Object({
   spam: Type.Boolean(),
   hasAttachments: Type.Boolean(),
   size: Type.Integer(),
+  /** the one-time code in the message (verification, login, OTP), or null */
+  code: Type.Union([Type.String(), Type.Null()]),
 });
 export type MailItem = Static<typeof MailItem>;
 

@@ -24,6 +24,7 @@ const ITEM_COLUMNS = [
   'messages.spam',
   'messages.has_attachments',
   'messages.size',
+  'messages.code',
 ] as const;
 
 export type MessageItemRow = Pick<
@@ -39,6 +40,7 @@ export type MessageItemRow = Pick<
   | 'spam'
   | 'has_attachments'
   | 'size'
+  | 'code'
 > & { address: string };
 
 type ScopedMessages = SelectQueryBuilder<Database, 'messages' | 'mailboxes', object>;

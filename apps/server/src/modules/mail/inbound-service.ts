@@ -24,6 +24,7 @@ import type { SettingsService } from '../settings/index.js';
 import type { MailEvents } from './mail-events.js';
 import { MessageLimitError, type ParsedMail, parseMail } from './mail-parser.js';
 import { insertRaw } from './raw-store.js';
+import { findVerificationCode } from './verification-code.js';
 
 /**
  * Why a delivery did not happen, in terms the SMTP layer maps to reply codes; the service knows
@@ -315,6 +316,7 @@ export function createInboundService(deps: {
       const rawId = await insertRaw(trx, spoolSource(spool), spool.size, spool.sha256);
       const now = Date.now();
       const snippet = snippetOf(parsed.text ?? '');
+      const code = findVerificationCode(parsed);
       const ids: number[] = [];
       for (const mailbox of mailboxes) {
         // The quota check and the accounting in one statement, so concurrent deliveries cannot both
@@ -344,6 +346,7 @@ export function createInboundService(deps: {
           spam: isSpam(mailbox) ? 1 : 0,
           has_attachments: parsed.attachments.some((a) => !a.inline) ? 1 : 0,
           parse_error: parsed.error,
+          code,
         };
         ids.push(await insertMessage(trx, withoutNul(row)));
       }

@@ -77,6 +77,7 @@ export function mailItemView(row: MessageItemRow): MailItem {
     spam: row.spam === 1,
     hasAttachments: row.has_attachments === 1,
     size: row.size,
+    code: row.code,
   };
 }
 

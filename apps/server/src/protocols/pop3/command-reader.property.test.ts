@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cutAt, mutationsOf } from '../../../test/support/mutations.js';
-import { Pop3CommandReader, type Pop3ReaderEvent } from './command-reader.js';
 import { decodeSaslPlain, encodeSaslPlain } from '../sasl/sasl-plain.js';
+import { Pop3CommandReader, type Pop3ReaderEvent } from './command-reader.js';
 
 /** Feeds the chunks one by one, draining after each, and checks that little is ever held. */
 function readAll(chunks: Buffer[], expectLineAfterAuth = true): Pop3ReaderEvent[] {

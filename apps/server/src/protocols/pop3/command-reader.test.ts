@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Pop3CommandReader } from './command-reader.js';
 import { decodeSaslPlain, encodeSaslPlain } from '../sasl/sasl-plain.js';
+import { Pop3CommandReader } from './command-reader.js';
 
 describe('POP3 commands (RFC 1939 section 3)', () => {
   it('reads the RFC 1939 section 10 example session', () => {

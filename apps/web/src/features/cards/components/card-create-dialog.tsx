@@ -2,10 +2,10 @@ import type { CreateCardBody, CreateCardData } from '@youju/contract';
 import { Alert, Button, Form, Input, InputNumber, Modal, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useDomains } from '../../../api/get-domains';
+import { copyText } from '../../../lib/clipboard';
 import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
 import { useCreateCards } from '../api/create-cards';
 import { useExportCardBatch } from '../api/export-card-batch';
-import { copyText } from './clipboard';
 
 interface FormValues {
   count: number;

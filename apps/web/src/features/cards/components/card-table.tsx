@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { FilterSelect } from '../../../components/filter-select';
 import { useTablePaging } from '../../../components/use-table-paging';
 import { formatBytes } from '../../../lib/bytes';
+import { copyText } from '../../../lib/clipboard';
 import { formatTime } from '../../../lib/dates';
 import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
 import { useDeleteCards } from '../api/delete-cards';
@@ -13,7 +14,6 @@ import { useExportCardBatch } from '../api/export-card-batch';
 import { useCardBatches } from '../api/get-card-batches';
 import { useCards } from '../api/get-cards';
 import { CardCreateDialog } from './card-create-dialog';
-import { copyText } from './clipboard';
 
 const statusTags: Record<CardStatus, { color: string; label: string }> = {
   unused: { color: 'success', label: '未使用' },

@@ -13,6 +13,7 @@ const original: MailDetail = {
   starred: false,
   spam: false,
   hasAttachments: false,
+  code: null,
   size: 10,
   to: [
     { name: '', address: 'me@mine.test' },

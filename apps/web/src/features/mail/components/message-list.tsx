@@ -3,6 +3,7 @@ import type { MailItem } from '@youju/contract';
 import { Button, Empty, List, Space, Tag, Tooltip, Typography } from 'antd';
 import { formatTime } from '../../../lib/dates';
 import { useUpdateEmail } from '../api/update-email';
+import { CodeCopy } from './code-copy';
 
 interface MessageListProps {
   items: MailItem[];
@@ -124,6 +125,11 @@ export function MessageList(props: MessageListProps) {
                 <Typography.Text type="secondary" ellipsis style={{ display: 'block', fontSize: 12 }}>
                   {item.snippet}
                 </Typography.Text>
+                {item.code ? (
+                  <div style={{ marginTop: 4 }}>
+                    <CodeCopy code={item.code} />
+                  </div>
+                ) : null}
                 {showAddress ? (
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                     收件地址：{item.address}

@@ -19,6 +19,7 @@ import { useDeleteEmails } from '../api/delete-emails';
 import { useEmail } from '../api/get-email';
 import { useSetRead } from '../api/set-read';
 import { useUpdateEmail } from '../api/update-email';
+import { CodeCopy } from './code-copy';
 import { MailFrame } from './mail-frame';
 import { RawSourceDialog } from './raw-source-dialog';
 
@@ -113,6 +114,12 @@ export function MessageReader({ messageId, extraActions, onClosed }: MessageRead
       <Typography.Title level={4} style={{ marginTop: 0 }} data-testid="reader-subject">
         {detail.subject || '（无主题）'}
       </Typography.Title>
+      {detail.code ? (
+        <Space style={{ marginBottom: 12 }}>
+          <Typography.Text type="secondary">验证码</Typography.Text>
+          <CodeCopy code={detail.code} size="middle" />
+        </Space>
+      ) : null}
       <Space wrap style={{ marginBottom: 12 }}>
         {extraActions?.(detail)}
         <Button
