@@ -551,8 +551,11 @@ async function candidatePage(
   const matches = await messages
     .where(
       (eb) =>
-        sql<boolean>`(${eb.ref('messages.id')} in (select value from json_each(${JSON.stringify(candidates)}))
-          or ${eb.ref('messages.id')} > ${indexedThrough})`,
+        // One list of ids, so that SQLite fetches each by rowid: written as `id in (…) or id > …` it
+        // read every message of the scope instead (1.45 ms against 0.2 for 113 candidates among an
+        // owner's 12,000 messages).
+        sql<boolean>`${eb.ref('messages.id')} in (select value from json_each(${JSON.stringify(candidates)})
+          union all select id from messages where id > ${indexedThrough})`,
     )
     .where((eb) => textMatches(eb, pattern))
     .select(['messages.id', 'messages.received_at'])
