@@ -16,6 +16,7 @@ import { domainRoutes, storeDomainRoutes } from './modules/domains/index.js';
 import { emailAccountRoutes } from './modules/email-accounts/index.js';
 import { filterRoutes } from './modules/filters/index.js';
 import { firewallRoutes, installFirewallGuard } from './modules/firewall/index.js';
+import { healthRoutes } from './modules/health/index.js';
 import { mailRoutes, startRetention } from './modules/mail/index.js';
 import { openRoutes } from './modules/open-api/index.js';
 import { orderRoutes, storeRoutes } from './modules/orders/index.js';
@@ -28,6 +29,7 @@ import { versionRoutes } from './modules/version/index.js';
 import { installAuthentication } from './plugins/authentication.js';
 import { installCompression } from './plugins/compression.js';
 import { installErrorHandling } from './plugins/error-handling.js';
+import { installHttpMetrics } from './plugins/http-metrics.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installValidators } from './plugins/validation.js';
 import { installWebClient } from './plugins/web-client.js';
@@ -145,6 +147,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   startRetention(app);
   await startSending(app);
 
+  installHttpMetrics(app);
   installValidators(app);
   installErrorHandling(app);
   installAuthentication(app);
@@ -167,6 +170,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await installCompression(app);
   // Before the routes, so that it sees them all (it documents only the open API).
   await installOpenApi(app);
+  // Probes and metrics for the operator's load balancer and Prometheus, outside /api (the web
+  // client's history fallback never sees them: they are routes).
+  await app.register(healthRoutes);
   await app.register(variablesRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api' });
   await app.register(storeDomainRoutes, { prefix: '/api' });

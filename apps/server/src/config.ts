@@ -31,6 +31,11 @@ export interface Config {
    * empty = the socket peer is the client
    */
   trustedProxies: string[];
+  /**
+   * METRICS_TOKEN: a client sending `Authorization: Bearer <token>` may read /metrics from
+   * anywhere; null = only loopback clients may
+   */
+  metricsToken: string | null;
 }
 
 export interface OutboundConfig {
@@ -101,6 +106,14 @@ function trustedProxies(raw: string | null): string[] {
       }
       return entry;
     });
+}
+
+/** Short tokens can be guessed, and the metrics tell a lot about the installation. */
+function metricsToken(raw: string | null): string | null {
+  if (raw !== null && raw.length < 16) {
+    throw new ConfigError('METRICS_TOKEN 至少 16 个字符（例如 openssl rand -hex 32 生成的随机串）');
+  }
+  return raw;
 }
 
 function milliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -190,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Parti
     logLevel: env.LOG_LEVEL || 'info',
     outbound: outbound(env),
     trustedProxies: trustedProxies(optional(env, 'TRUSTED_PROXIES')),
+    metricsToken: metricsToken(optional(env, 'METRICS_TOKEN')),
     ...defaults,
   };
 }

@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Engine } from './db/database.js';
 import type { Database } from './db/schema.js';
 import { createDatabaseRateLimits } from './lib/database-rate-limits.js';
+import { createMetrics } from './lib/metrics.js';
 import { memoryRateLimits } from './lib/rate-limiter.js';
 import { createApiKeyService } from './modules/api-keys/index.js';
 import { createAuthService } from './modules/auth/index.js';
@@ -16,6 +17,7 @@ import { createDomainService } from './modules/domains/index.js';
 import { createEmailAccountService, remainingStock } from './modules/email-accounts/index.js';
 import { createFilterService } from './modules/filters/index.js';
 import { createBlacklistService, createFirewallService } from './modules/firewall/index.js';
+import { createHealthService } from './modules/health/index.js';
 import { createInboundService, createMailEvents, createMailService } from './modules/mail/index.js';
 import { createOpenApiService } from './modules/open-api/index.js';
 import { createOrderService } from './modules/orders/index.js';
@@ -50,6 +52,12 @@ export function createServices(
 ) {
   // Several processes share one PostgreSQL, so their limits count there; SQLite is one process.
   const rateLimits = engine === 'postgres' ? createDatabaseRateLimits(db) : memoryRateLimits();
+  const health = createHealthService({ db, dataDir: config.dataDir, metricsToken: config.metricsToken });
+  const metrics = createMetrics({
+    outboundQueueDepth: () => health.outboundQueueDepth(),
+    smtpSessions: () => health.smtpSessions(),
+    pool,
+  });
   const sessions = createSessionService(db);
   const settings = createSettingsService(db);
   const firewall = createFirewallService(db, {
@@ -87,9 +95,22 @@ export function createServices(
   const dkim = createDkimService(db, domains);
   const paySettings = createPaySettingsStore(db);
   const personal = createPersonalSettingsService(db);
-  const sending = createSendingModule({ db, engine, config, settings, dkim, inbound, personal, log });
+  const sending = createSendingModule({
+    db,
+    engine,
+    config,
+    settings,
+    dkim,
+    inbound,
+    personal,
+    log,
+    metrics,
+  });
   const security = createSecurityService(db);
   return {
+    // Operations: readiness and the Prometheus metrics of this app (its own registry).
+    health,
+    metrics,
     engine,
     rateLimits,
     sessions,

@@ -14,6 +14,8 @@ export const ErrorCode = {
   tooLarge: 413,
   tooManyRequests: 429,
   internal: 500,
+  /** a part the server depends on (its database) is away for a while: retry later */
+  serviceUnavailable: 503,
   /** the server's disk or database is full: nothing was changed (RFC 4918 section 11.5) */
   storageFull: 507,
 } as const;
@@ -40,6 +42,7 @@ export const DefaultMessage: Record<ErrorCodeValue, string> = {
   413: '内容过大，请减小后重试',
   429: '操作过于频繁，请稍后再试',
   500: '服务器内部错误，请稍后再试',
+  503: '服务暂时不可用，请稍后再试',
   507: '服务器存储空间已满，操作没有完成，数据未改动；请稍后再试，或联系站点管理员清理空间',
 };
 

@@ -59,6 +59,19 @@ function cachedStatements(sqlite: SqliteDatabase.Database): KyselySqliteDatabase
   };
 }
 
+/**
+ * A failure to open a connection, whatever PostgreSQL or the network said (a refused or reset
+ * socket, `cannot_connect_now` during a restart, a database not accepting connections), carries
+ * SQLSTATE 08001 (sqlclient_unable_to_establish_sqlconnection), so that callers can tell "the
+ * database is away, try again" from a failed statement (`isDatabaseUnavailable` in lib/api-error.ts).
+ */
+function unableToConnect(cause: unknown): Error {
+  const error = new Error(`database connection failed: ${(cause as Error)?.message ?? String(cause)}`, {
+    cause,
+  });
+  return Object.assign(error, { code: '08001' });
+}
+
 export function openDatabase(options: {
   databaseUrl: string | null;
   dataDir: string;
@@ -71,7 +84,22 @@ export function openDatabase(options: {
       max: options.poolSize ?? 10,
       types: pgTypes,
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    // A connection that PostgreSQL ends while it is checked out (a query running, a transaction
+    // open) emits 'error' on its client, where the pool listens only while the client is idle;
+    // unheard, that would end the process. The query in flight fails with the same error, which
+    // reaches its caller, and the pool drops the client when it comes back.
+    pool.on('connect', (client) => client.on('error', () => undefined));
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({
+        pool: {
+          connect: () =>
+            pool.connect().catch((error: unknown) => {
+              throw unableToConnect(error);
+            }),
+          end: () => pool.end(),
+        },
+      }),
+    });
     return { db, engine: 'postgres', pool, close: () => db.destroy() };
   }
   mkdirSync(options.dataDir, { recursive: true });

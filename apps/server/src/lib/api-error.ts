@@ -38,3 +38,19 @@ export function isStorageFull(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL' || code === '53100';
 }
+
+/**
+ * Did the failure come from the database being away rather than from the statement: the
+ * connection ended by the server (57P01 admin_shutdown, 57P02 crash_shutdown, 57P03
+ * cannot_connect_now), a connection exception (class 08, which db/database.ts also gives every
+ * failure to connect), or the socket itself closed, refused or reset. Retrying later may succeed.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    if (code === '57P01' || code === '57P02' || code === '57P03' || code.startsWith('08')) return true;
+    if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE') return true;
+  }
+  // node-postgres's own words (not the server's, which may be translated) for a closed socket.
+  return typeof message === 'string' && message.startsWith('Connection terminated');
+}

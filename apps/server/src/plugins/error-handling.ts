@@ -1,6 +1,6 @@
 import { DefaultMessage, ErrorCode, type ErrorCodeValue, httpStatusFor, LOGIN_URL } from '@youju/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ApiError, isStorageFull } from '../lib/api-error.js';
+import { ApiError, isDatabaseUnavailable, isStorageFull } from '../lib/api-error.js';
 import { validationMessage } from './validation.js';
 
 function send(code: ErrorCodeValue, msg: string, extra: Record<string, unknown> = {}) {
@@ -35,6 +35,11 @@ function fromFastify(error: FastifyError): { code: ErrorCodeValue; msg: string }
   return null;
 }
 
+const DATABASE_UNAVAILABLE_MESSAGE =
+  '数据库暂时无法连接，操作没有完成；服务会自动重连，请稍后重试，问题持续时请联系站点管理员';
+/** When a client should try again while the database is away (the pool reconnects on demand). */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /**
  * Every failure leaves as the envelope `{ error, msg }` with the matching HTTP status. 5xx errors
  * are logged with context and answered without detail.
@@ -61,6 +66,13 @@ export function installErrorHandling(app: FastifyInstance): void {
         // status that names the cause (507), rather than an unexplained 500.
         request.log.error({ err: error, url: request.url, method: request.method }, 'storage full');
         result = send(ErrorCode.storageFull, DefaultMessage[ErrorCode.storageFull]);
+      } else if (isDatabaseUnavailable(error)) {
+        // The database restarts, fails over or refuses connections for a while; the pool opens new
+        // connections by itself. The transaction did not commit (unless the connection broke during
+        // the commit itself, which a retry of the request reveals), so "try again" is the answer.
+        request.log.warn({ err: error, url: request.url, method: request.method }, 'database unavailable');
+        reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+        result = send(ErrorCode.serviceUnavailable, DATABASE_UNAVAILABLE_MESSAGE);
       } else {
         request.log.error({ err: error, url: request.url, method: request.method }, 'request failed');
         result = send(ErrorCode.internal, DefaultMessage[ErrorCode.internal]);

@@ -9,7 +9,7 @@ import {
 import { selfSignedCertificate } from '../modules/certificates/index.js';
 import { DeliveryError, type Envelope, type RecipientCheck, type Spool } from '../modules/mail/index.js';
 import { DataGuard, type DataViolation } from '../protocols/smtp/data-guard.js';
-import { Replies, type SmtpReply } from '../protocols/smtp/smtp-reply.js';
+import { Replies, SmtpReply } from '../protocols/smtp/smtp-reply.js';
 import { greetWithoutDelay } from './greeting.js';
 import { loadCertificate } from './tls-certificates.js';
 
@@ -127,8 +127,18 @@ export function sourceKey(ip: string): string {
   return `${full.slice(0, 4).join(':')}::/64`;
 }
 
+/** What the handlers report as they decide (the SMTP metrics); nothing by default. */
+export interface SmtpObserver {
+  /** the reply to DATA: 250, a 5xx refusal, or a 4xx (including failures without a reply code) */
+  messageDecided(result: 'stored' | 'rejected' | 'temp_failed'): void;
+}
+
 /** The handlers of one listener, as plain functions over the port. */
-export function createSmtpHandlers(port: InboundPort, log: Logger) {
+export function createSmtpHandlers(
+  port: InboundPort,
+  log: Logger,
+  observer: SmtpObserver = { messageDecided: () => {} },
+) {
   /** open sessions per source (sourceKey), to keep one source within its share */
   const open = new Map<string, number>();
   const counted = new WeakSet<SMTPServerSession>();
@@ -206,43 +216,79 @@ export function createSmtpHandlers(port: InboundPort, log: Logger) {
     },
 
     async onData(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<string> {
-      const maxBytes = await port.maxMessageBytes();
-      const guard = new DataGuard({
-        maxBytes,
-        maxLineBytes: SMTP_LIMITS.maxLineBytes,
-        maxHeaderBytes: SMTP_LIMITS.maxHeaderBytes,
-      });
-      const spool = await port.spool(stream.pipe(guard));
-      if (guard.violation) {
-        await port.discard(spool);
-        if (guard.violation === 'bare-line-break')
-          await port.reportAbuse(session.remoteAddress, 'bare-line-break');
-        throw violationReply(guard.violation, maxBytes);
-      }
-      const recipients = session.envelope.rcptTo.map((rcpt) => rcpt.address);
-      const mailFrom = session.envelope.mailFrom;
       try {
-        const result = await port.deliver(spool, {
-          mailFrom: mailFrom ? mailFrom.address : '',
-          recipients,
-          remoteAddress: session.remoteAddress,
-        });
-        // RFC 5321 section 4.2.5: 250 only now, after the store committed.
-        return result.discarded ? 'OK' : `OK queued as ${result.messageIds.join(',')}`;
+        const reply = await receive(stream, session);
+        observer.messageDecided('stored');
+        return reply;
       } catch (error) {
-        if (error instanceof DeliveryError) throw deliveryReply(error, recipients);
-        log.error(`smtp: delivery failed: ${(error as Error).message}`);
-        throw Replies.storageFailed();
+        // smtp-server answers an error without a reply code with 450: a temporary failure too.
+        observer.messageDecided(error instanceof SmtpReply && !error.transient ? 'rejected' : 'temp_failed');
+        throw error;
       }
     },
   };
+
+  /** DATA: guard, spool, store; resolves to the text of the 250 reply or throws the refusal. */
+  async function receive(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<string> {
+    const maxBytes = await port.maxMessageBytes();
+    const guard = new DataGuard({
+      maxBytes,
+      maxLineBytes: SMTP_LIMITS.maxLineBytes,
+      maxHeaderBytes: SMTP_LIMITS.maxHeaderBytes,
+    });
+    const spool = await port.spool(stream.pipe(guard));
+    if (guard.violation) {
+      await port.discard(spool);
+      if (guard.violation === 'bare-line-break')
+        await port.reportAbuse(session.remoteAddress, 'bare-line-break');
+      throw violationReply(guard.violation, maxBytes);
+    }
+    const recipients = session.envelope.rcptTo.map((rcpt) => rcpt.address);
+    const mailFrom = session.envelope.mailFrom;
+    try {
+      const result = await port.deliver(spool, {
+        mailFrom: mailFrom ? mailFrom.address : '',
+        recipients,
+        remoteAddress: session.remoteAddress,
+      });
+      // RFC 5321 section 4.2.5: 250 only now, after the store committed.
+      return result.discarded ? 'OK' : `OK queued as ${result.messageIds.join(',')}`;
+    } catch (error) {
+      if (error instanceof DeliveryError) throw deliveryReply(error, recipients);
+      log.error(`smtp: delivery failed: ${(error as Error).message}`);
+      throw Replies.storageFailed();
+    }
+  }
 }
 
-/** Turns a promise-returning handler into smtp-server's callback style. */
-function callback<T>(run: () => Promise<T>, done: (error?: Error | null, value?: T) => void): void {
+/**
+ * RFC 5321 section 4.2.2: 421 at the greeting (the session closes), 451 for a command: a failure of
+ * ours that is likely to pass (the database restarting or refusing connections), so the sender
+ * keeps the message and tries again. smtp-server would answer a bare error with a permanent 550 or
+ * 554 and its internal text.
+ */
+const temporaryFailure = {
+  atConnect: () => new SmtpReply(421, '4.3.0', 'Service temporarily unavailable, try again later'),
+  atCommand: () => new SmtpReply(451, '4.3.0', 'Temporary local error, try again later'),
+};
+
+/**
+ * Turns a promise-returning handler into smtp-server's callback style. A reply the handler chose
+ * goes out as it is; any other failure is logged and answered with `failed` (temporary).
+ */
+function callback<T>(
+  run: () => Promise<T>,
+  done: (error?: Error | null, value?: T) => void,
+  log: Logger,
+  failed: () => SmtpReply = temporaryFailure.atCommand,
+): void {
   run().then(
     (value) => done(null, value),
-    (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+    (error: unknown) => {
+      if (error instanceof SmtpReply) return done(error);
+      log.warn(`smtp: ${error instanceof Error ? error.message : String(error)}`);
+      done(failed());
+    },
   );
 }
 
@@ -285,7 +331,9 @@ export async function startSmtpServer(
       return result;
     },
   };
-  const handlers = createSmtpHandlers(port, log);
+  const handlers = createSmtpHandlers(port, log, {
+    messageDecided: (result) => services.metrics.smtpMessage(result),
+  });
   greetWithoutDelay();
   await services.inbound.prepare();
   // The certificate service (modules/certificates) reads DATA_DIR/certs, refuses expired or
@@ -313,10 +361,11 @@ export async function startSmtpServer(
     socketTimeout: SMTP_LIMITS.socketTimeoutMs,
     closeTimeout: 5_000,
     logger: false,
-    onConnect: (session, done) => callback(() => handlers.onConnect(session), done),
+    onConnect: (session, done) =>
+      callback(() => handlers.onConnect(session), done, log, temporaryFailure.atConnect),
     onClose: (session) => handlers.onClose(session),
-    onMailFrom: (address, _session, done) => callback(() => handlers.onMailFrom(address), done),
-    onRcptTo: (address, session, done) => callback(() => handlers.onRcptTo(address, session), done),
+    onMailFrom: (address, _session, done) => callback(() => handlers.onMailFrom(address), done, log),
+    onRcptTo: (address, session, done) => callback(() => handlers.onRcptTo(address, session), done, log),
     onData: (stream, session, done) =>
       callback(
         async () => {
@@ -330,6 +379,7 @@ export async function startSmtpServer(
           if (error && stream.readable) stream.resume();
           done(error ?? null, message);
         },
+        log,
       ),
   });
   server.on('error', (error) => log.warn(`smtp: ${error.message}`));
@@ -354,6 +404,11 @@ export async function startSmtpServer(
   });
 
   let closed = false;
+  // Readiness (/readyz) and the open-session gauge read this listener while it lives.
+  const stopTracking = services.health.trackSmtpListener({
+    listening: () => !closed && server.server.listening,
+    sessions: () => server.connections.size,
+  });
   const handle: SmtpServerHandle = {
     port: boundPort,
     server,
@@ -368,6 +423,7 @@ export async function startSmtpServer(
       if (closed) return;
       closed = true;
       stopFollowingCertificates();
+      stopTracking();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -263,3 +263,16 @@ export async function countFinishedDeliveriesByStatus(
     .groupBy('outbound_queue.status')
     .execute();
 }
+
+/** Recipients still waiting in the whole queue, per status (the queue-depth metric). */
+export async function countWaitingDeliveriesByStatus(
+  db: Queryable,
+): Promise<{ status: OutboundQueueRow['status']; count: number }[]> {
+  const rows = await db
+    .selectFrom('outbound_queue')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('status', 'in', ['queued', 'sending', 'retrying'])
+    .groupBy('status')
+    .execute();
+  return rows.map((row) => ({ status: row.status, count: Number(row.count) }));
+}

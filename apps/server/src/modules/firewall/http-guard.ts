@@ -1,6 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../lib/api-error.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * false: the blacklist does not apply to this route. Only for the operator's probes and metrics,
+     * which must answer about the process even while the blacklist cannot be read (the database
+     * away), and which a load balancer or Prometheus asks from addresses an operator never bans.
+     */
+    firewall?: boolean;
+  }
+}
+
 /**
  * Refuses every HTTP request from a blacklisted address before anything else runs: 403 for an
  * operator's entry, 429 with Retry-After for an automatic ban. The check is the firewall service's cached snapshot, so it costs no database round trip per
@@ -9,6 +20,7 @@ import { ApiError } from '../../lib/api-error.js';
 export function installFirewallGuard(app: FastifyInstance): void {
   const { firewall } = app.services;
   app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.firewall === false) return;
     const block = await firewall.blockOf(request.ip);
     if (!block) return;
     if (block.automatic) {

@@ -7,6 +7,10 @@ import type { Database } from '../../db/schema.js';
 /** PostgreSQL channel carrying the ids of newly stored messages. */
 const CHANNEL = 'youju_mail';
 
+/** Pauses before listening again after the connection was lost: doubling from the first to the cap. */
+const RECONNECT_FIRST_MS = 500;
+const RECONNECT_MAX_MS = 10_000;
+
 export type NewMailListener = (messageIds: number[]) => void;
 
 /**
@@ -22,10 +26,22 @@ export function createMailEvents(pool: pg.Pool | null, log: { warn(message: stri
   let client: pg.PoolClient | null = null;
   let starting: Promise<void> | null = null;
   let closed = false;
+  let reconnectDelay = RECONNECT_FIRST_MS;
+  let reconnectTimer: NodeJS.Timeout | null = null;
 
   async function listen(): Promise<void> {
     if (!pool || client || closed) return;
     const connection = await pool.connect();
+    let lost = false;
+    // The server ending the connection (a restart, a failover) may be told twice: its error
+    // message, then the closed socket. The connection is given back, destroyed, once.
+    const drop = (error: Error) => {
+      if (lost) return false;
+      lost = true;
+      if (client === connection) client = null;
+      connection.release(error);
+      return true;
+    };
     connection.on('notification', (message) => {
       if (message.channel !== CHANNEL || !message.payload) return;
       try {
@@ -36,13 +52,42 @@ export function createMailEvents(pool: pg.Pool | null, log: { warn(message: stri
       }
     });
     connection.on('error', (error) => {
+      if (!drop(error) || closed) return;
       log.warn(`mail events: listener connection lost (${error.message}); reconnecting`);
-      client = null;
-      connection.release(true);
-      if (!closed) setTimeout(() => void listen().catch(() => undefined), 1000).unref();
+      reconnectLater();
     });
-    await startListening(connection, CHANNEL);
+    try {
+      await startListening(connection, CHANNEL);
+    } catch (error) {
+      drop(error as Error);
+      throw error;
+    }
+    if (lost) throw new Error('listener connection lost while it started');
+    if (closed) {
+      connection.release(true);
+      return;
+    }
     client = connection;
+    reconnectDelay = RECONNECT_FIRST_MS;
+  }
+
+  /**
+   * Tries again after a pause that doubles up to a cap, so a database that stays away for a while
+   * is not hammered. Notifications sent meanwhile are lost to this process (the mail is stored;
+   * an open inbox shows it at its next refresh).
+   */
+  function reconnectLater(): void {
+    if (closed || reconnectTimer) return;
+    const delay = reconnectDelay;
+    reconnectDelay = Math.min(reconnectDelay * 2, RECONNECT_MAX_MS);
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = null;
+      listen().catch((error: unknown) => {
+        log.warn(`mail events: cannot listen yet (${(error as Error).message}); retrying`);
+        reconnectLater();
+      });
+    }, delay);
+    reconnectTimer.unref();
   }
 
   return {
@@ -71,6 +116,7 @@ export function createMailEvents(pool: pg.Pool | null, log: { warn(message: stri
 
     async close(): Promise<void> {
       closed = true;
+      if (reconnectTimer) clearTimeout(reconnectTimer);
       emitter.removeAllListeners();
       if (client) {
         const connection = client;

@@ -13,6 +13,7 @@ import {
   recordDeliveryIfLeased,
 } from '../../db/repositories/outbound-queue-repo.js';
 import type { Database } from '../../db/schema.js';
+import type { DeliveryAttemptResult } from '../../lib/metrics.js';
 import { failureStatus } from '../../protocols/dsn/delivery-status.js';
 import { type AttemptOutcome, MAX_RECIPIENTS_PER_TRANSACTION } from '../../protocols/smtp/smtp-client.js';
 import { Replies, replyLine } from '../../protocols/smtp/smtp-reply.js';
@@ -111,6 +112,8 @@ export interface DeliveryWorkerDeps {
   /** the signed bytes of a sent message */
   content(sentId: number): Readable;
   log: Logger;
+  /** told of each recipient's attempt once its outcome is known (the delivery-attempt metric) */
+  onAttempt?: (result: DeliveryAttemptResult) => void;
 }
 
 /**
@@ -277,6 +280,12 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
         ? {}
         : { last_reply: outcome.reply ?? null, remote_mta: outcome.remoteMta ?? null };
     await recordDeliveryIfLeased(db, id, lease, { ...changes, ...answer, updated_at: now });
+    // An attempt cut short by shutting down does not count, as above; one given up counts as failed.
+    if (!(outcome.kind === 'temporary' && stopController.signal.aborted)) {
+      deps.onAttempt?.(
+        changes.status === 'delivered' ? 'delivered' : changes.status === 'failed' ? 'failed' : 'deferred',
+      );
+    }
   }
 
   async function work(ids: number[]): Promise<void> {

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Engine } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
+import type { Metrics } from '../../lib/metrics.js';
 import type { DkimService } from '../dkim/index.js';
 import type { InboundService } from '../mail/index.js';
 import type { PersonalSettingsService, SettingsService } from '../settings/index.js';
@@ -29,8 +30,9 @@ export function createSendingModule(deps: {
   inbound: InboundService;
   personal: PersonalSettingsService;
   log: Logger;
+  metrics: Pick<Metrics, 'deliveryAttempt'>;
 }) {
-  const { db, engine, config, settings, dkim, inbound, personal, log } = deps;
+  const { db, engine, config, settings, dkim, inbound, personal, log, metrics } = deps;
   const uploads = createUploadService({ db, dataDir: config.dataDir });
   let worker: DeliveryWorker | null = null;
   const sending = createSendingService({
@@ -43,7 +45,15 @@ export function createSendingModule(deps: {
     personal,
     onQueued: () => worker?.kick(),
   });
-  worker = createDeliveryWorker({ db, config, settings, inbound, content: sending.content, log });
+  worker = createDeliveryWorker({
+    db,
+    config,
+    settings,
+    inbound,
+    content: sending.content,
+    log,
+    onAttempt: (result) => metrics.deliveryAttempt(result),
+  });
   return { uploads, sending, deliveryWorker: worker };
 }
 
