@@ -9,58 +9,28 @@
 // Usage: node bench/api-million.mjs [messages]   (default 1000000)
 //   BENCH_DATABASE_URL=postgres://…  on PostgreSQL instead (a fresh database on that server)
 //   BENCH_SERVER=/path/to/dist/server.js  another build of the server (to compare before and after)
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { SERVER_NODE_OPTIONS } from '../scripts/server-options.mjs';
+import { BENCH_ADMIN, startBuiltServer } from './tools/server.mjs';
+import {
+  indexForSearch,
+  insertPostgresMessages,
+  sharedRawPostgres,
+  sharedRawSqlite,
+  sqliteMessageInsert,
+} from './tools/store.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const total = Number(process.argv[2] ?? 1_000_000);
 const ADDRESSES = 200;
 const adminUrl = process.env.BENCH_DATABASE_URL ?? null;
 const serverScript = process.env.BENCH_SERVER ?? join(root, 'apps/server/dist/server.js');
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(dataDir, databaseUrl) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [...SERVER_NODE_OPTIONS, serverScript], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SMTP_PORT: String(await freePort()),
-      DATA_DIR: dataDir,
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      INIT_ADMIN_USER: 'bench',
-      INIT_ADMIN_PASSWORD: 'bench-password',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}/api`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/getVar`)).ok) break;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, base };
-}
+const startServer = (dataDir, databaseUrl) =>
+  startBuiltServer({ dataDir, databaseUrl, script: serverScript });
 
 async function call(base, token, path, init = {}) {
   const response = await fetch(`${base}/${path}`, {
@@ -108,34 +78,12 @@ function fillSqlite(dataDir, now) {
     .prepare("select id from mailboxes where address like 'box%'")
     .all()
     .map((row) => row.id);
-  const raw = db
-    .prepare('insert into raw_messages (size, sha256, created_at) values (?, ?, ?)')
-    .run(1200, 'bench', now).lastInsertRowid;
-  db.prepare('insert into message_raw_chunks (raw_id, seq, data) values (?, 0, ?)').run(
-    raw,
-    Buffer.from('Subject: bench\r\n\r\nbench\r\n'),
-  );
-  const insert =
-    db.prepare(`insert into messages (mailbox_id, raw_id, from_name, from_address, subject, snippet,
-      text_body, html_body, received_at, size, read, starred, spam, has_attachments)
-    values (?, ?, ?, ?, ?, ?, ?, null, ?, 1200, ?, ?, 0, 0)`);
+  const insert = sqliteMessageInsert(db, sharedRawSqlite(db, now));
   const fill = db.transaction((from, to) => {
-    for (let i = from; i < to; i++)
-      insert.run(mailboxes[i % mailboxes.length], raw, ...messageValues(i, now));
+    for (let i = from; i < to; i++) insert([mailboxes[i % mailboxes.length], ...messageValues(i, now)]);
   });
   for (let from = 0; from < total; from += 100_000) fill(from, Math.min(total, from + 100_000));
-  // The server adds new mail to the search index shortly after storing it (db/search-index.ts);
-  // here it is done at once, so that the timings do not include the catching up. Before migration
-  // 046 a trigger indexed each message as it was stored.
-  const deferred = db.prepare("select 1 from sqlite_master where name = 'search_index_cursor'").get();
-  if (deferred) {
-    const columns = 'subject, from_name, from_address, text_body';
-    db.transaction(() => {
-      db.prepare(`insert into messages_search (rowid, ${columns}) select id, ${columns} from messages
-        where id > (select last_message_id from search_index_cursor)`).run();
-      db.prepare('update search_index_cursor set last_message_id = (select max(id) from messages)').run();
-    })();
-  }
+  indexForSearch(db);
   db.close();
   return `database ${(statSync(join(dataDir, 'youju.sqlite')).size / 2 ** 20).toFixed(0)} MiB`;
 }
@@ -145,32 +93,13 @@ async function fillPostgres(url, now) {
   await client.connect();
   const { rows: boxes } = await client.query("select id from mailboxes where address like 'box%'");
   const mailboxes = boxes.map((row) => row.id);
-  const {
-    rows: [{ id: raw }],
-  } = await client.query(
-    "insert into raw_messages (size, sha256, created_at) values (1200, 'bench', $1) returning id",
-    [now],
-  );
-  await client.query('insert into message_raw_chunks (raw_id, seq, data) values ($1, 0, $2)', [
-    raw,
-    Buffer.from('Subject: bench\r\n\r\nbench\r\n'),
-  ]);
+  const raw = await sharedRawPostgres(client, now);
   for (let from = 0; from < total; from += 10_000) {
     const rows = [];
     for (let i = from; i < Math.min(total, from + 10_000); i++) {
       rows.push([mailboxes[i % mailboxes.length], ...messageValues(i, now)]);
     }
-    const column = (index) => rows.map((row) => row[index]);
-    await client.query(
-      `insert into messages (mailbox_id, raw_id, from_name, from_address, subject, snippet, text_body,
-        html_body, received_at, size, read, starred, spam, has_attachments)
-      select mailbox_id, $1, from_name, from_address, subject, snippet, text_body, null, received_at,
-        1200, read, starred, 0, 0
-      from unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[],
-        $9::int[], $10::int[]) as t(mailbox_id, from_name, from_address, subject, snippet, text_body,
-        received_at, read, starred)`,
-      [raw, ...Array.from({ length: 9 }, (_, index) => column(index))],
-    );
+    await insertPostgresMessages(client, raw, rows);
   }
   // As autovacuum leaves a table that has settled: statistics, and the visibility map that lets
   // counts read an index alone.
@@ -196,12 +125,13 @@ if (adminUrl) {
 }
 try {
   // 1. Migrate and create the user's domain and addresses through the API.
-  let { child, base } = await startServer(dataDir, database?.url);
+  let server = await startServer(dataDir, database?.url);
+  let { base } = server;
   const login = await (
     await fetch(`${base}/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'bench', password: 'bench-password' }),
+      body: JSON.stringify(BENCH_ADMIN),
     })
   ).json();
   const token = login.data.token;
@@ -221,8 +151,7 @@ try {
       body: JSON.stringify({ domainId: domain.data.id, localPart: `box${i}` }),
     });
   }
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.on('exit', resolve));
+  await server.stop();
 
   // 2. Fill the store.
   const started = performance.now();
@@ -233,7 +162,8 @@ try {
   );
 
   // 3. Time the API on it.
-  ({ child, base } = await startServer(dataDir, database?.url));
+  server = await startServer(dataDir, database?.url);
+  ({ base } = server);
   try {
     await time('getInbox page 1 (all addresses)', () =>
       call(base, token, 'user/getInbox?page=1&pageSize=20'),
@@ -296,8 +226,7 @@ try {
     const first = await call(base, token, 'user/getInbox?page=1&pageSize=1');
     await time('getEmail', () => call(base, token, `user/getEmail?id=${first.data.list[0].id}`));
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.on('exit', resolve));
+    await server.stop();
   }
 } finally {
   rmSync(dataDir, { recursive: true, force: true });

@@ -12,16 +12,21 @@
 // Usage: node bench/inbox-heavy.mjs [seconds per case=12] [background=100000]
 //   BENCH_DATABASE_URL=postgres://…  also runs on PostgreSQL (a fresh database on that server)
 //   BENCH_SERVER=/path/to/dist/server.js  another build of the server (to compare before and after)
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { SERVER_NODE_OPTIONS } from '../scripts/server-options.mjs';
+import { BENCH_ADMIN as ADMIN, startBuiltServer } from './tools/server.mjs';
+import {
+  indexForSearch,
+  insertPostgresMessages,
+  sharedRawPostgres,
+  sharedRawSqlite,
+  sqliteMessageInsert,
+} from './tools/store.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const seconds = Number(process.argv[2] ?? 12);
@@ -37,47 +42,10 @@ const HEAVY_MESSAGES = 12_000;
 const SMALL_MESSAGES = 20;
 const BACKGROUND_ADDRESSES = 1000;
 const DAYS = 90;
-const ADMIN = { username: 'bench', password: 'bench-password' };
 
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(dataDir, databaseUrl) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [...SERVER_NODE_OPTIONS, serverScript], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SMTP_PORT: String(await freePort()),
-      DATA_DIR: dataDir,
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      INIT_ADMIN_USER: ADMIN.username,
-      INIT_ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}/api`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${base}/getVar`)).ok) break;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const stop = async () => {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.on('exit', resolve));
-  };
-  return { base, port, stop };
+/** The built server (or BENCH_SERVER) on its own data directory, as in tools/server.mjs. */
+function startServer(dataDir, databaseUrl) {
+  return startBuiltServer({ dataDir, databaseUrl, script: serverScript });
 }
 
 async function call(base, token, path, body) {
@@ -150,21 +118,6 @@ function messageRows(mailboxesByOwner, counts, now) {
   });
 }
 
-/**
- * Adds the new messages to SQLite's search index, as the server does shortly after storing them
- * (db/search-index.ts), so that the server does not spend the measurement catching up.
- */
-function indexForSearch(db) {
-  const deferred = db.prepare("select 1 from sqlite_master where name = 'search_index_cursor'").get();
-  if (!deferred) return; // before migration 046 a trigger indexed every message as it was stored
-  const columns = 'subject, from_name, from_address, text_body';
-  db.transaction(() => {
-    db.prepare(`insert into messages_search (rowid, ${columns}) select id, ${columns} from messages
-      where id > (select last_message_id from search_index_cursor)`).run();
-    db.prepare('update search_index_cursor set last_message_id = (select max(id) from messages)').run();
-  })();
-}
-
 function fillSqlite(dataDir, counts) {
   const db = new Database(join(dataDir, 'youju.sqlite'));
   db.pragma('journal_mode = WAL');
@@ -177,18 +130,9 @@ function fillSqlite(dataDir, counts) {
       .map((row) => row.id);
   }
   const now = Date.now();
-  const raw = db
-    .prepare('insert into raw_messages (size, sha256, created_at) values (?, ?, ?)')
-    .run(1200, 'bench', now).lastInsertRowid;
-  db.prepare('insert into message_raw_chunks (raw_id, seq, data) values (?, 0, ?)').run(
-    raw,
-    Buffer.from('Subject: bench\r\n\r\nbench\r\n'),
-  );
-  const insert = db.prepare(`insert into messages (mailbox_id, raw_id, from_name, from_address, subject,
-      snippet, text_body, html_body, received_at, size, read, starred, spam, has_attachments)
-    values (?, ${raw}, ?, ?, ?, ?, ?, null, ?, 1200, ?, ?, 0, 0)`);
+  const insert = sqliteMessageInsert(db, sharedRawSqlite(db, now));
   db.transaction((rows) => {
-    for (const row of rows) insert.run(...row);
+    for (const row of rows) insert(row);
   })(messageRows(mailboxesByOwner, counts, now));
   indexForSearch(db);
   db.close();
@@ -205,30 +149,10 @@ async function fillPostgres(url, counts) {
     mailboxesByOwner[owner] = rows.map((row) => row.id);
   }
   const now = Date.now();
-  const {
-    rows: [{ id: raw }],
-  } = await client.query(
-    "insert into raw_messages (size, sha256, created_at) values (1200, 'bench', $1) returning id",
-    [now],
-  );
-  await client.query('insert into message_raw_chunks (raw_id, seq, data) values ($1, 0, $2)', [
-    raw,
-    Buffer.from('Subject: bench\r\n\r\nbench\r\n'),
-  ]);
+  const raw = await sharedRawPostgres(client, now);
   const rows = messageRows(mailboxesByOwner, counts, now);
   for (let from = 0; from < rows.length; from += 5000) {
-    const batch = rows.slice(from, from + 5000);
-    const column = (index) => batch.map((row) => row[index]);
-    await client.query(
-      `insert into messages (mailbox_id, raw_id, from_name, from_address, subject, snippet, text_body,
-        html_body, received_at, size, read, starred, spam, has_attachments)
-      select mailbox_id, $1, from_name, from_address, subject, snippet, text_body, null, received_at,
-        1200, read, starred, 0, 0
-      from unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[],
-        $9::int[], $10::int[]) as t(mailbox_id, from_name, from_address, subject, snippet, text_body,
-        received_at, read, starred)`,
-      [raw, ...Array.from({ length: 9 }, (_, index) => column(index))],
-    );
+    await insertPostgresMessages(client, raw, rows.slice(from, from + 5000));
   }
   // As autovacuum leaves a table that has settled: statistics, and the visibility map that lets
   // counts read an index alone.

@@ -20,29 +20,16 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_OPTIONS } from '../scripts/server-options.mjs';
+import { BENCH_ADMIN, freePort, startBuiltServer } from './tools/server.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const total = Number(process.argv[2] ?? 3000);
 const sessions = Number(process.argv[3] ?? 20);
 const bytes = Number(process.argv[4] ?? 10240);
 const rounds = Number(process.argv[5] ?? 1);
 const SMTP_SOURCE = process.env.BENCH_SMTP_SOURCE ?? '/usr/sbin/smtp-source';
 const TO = 'inbox@bench.test';
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -80,40 +67,15 @@ function line(label, seconds, deliveredSeconds, extra = '') {
 
 async function youju(databaseUrl) {
   const dataDir = await mkdtemp(join(tmpdir(), 'youju-bench-ingest-'));
-  const port = await freePort();
-  const smtpPort = await freePort();
-  const child = spawn(
-    process.execPath,
-    [
-      ...SERVER_NODE_OPTIONS,
-      ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
-      'apps/server/dist/server.js',
-    ],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        SMTP_PORT: String(smtpPort),
-        DATA_DIR: dataDir,
-        DATABASE_URL: databaseUrl ?? '',
-        INIT_ADMIN_USER: 'bench',
-        INIT_ADMIN_PASSWORD: 'bench-password',
-        LOG_LEVEL: 'warn',
-        MAIL_HOSTNAME: 'mx.bench.test',
-      },
-      stdio: ['ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore', 'inherit'],
-    },
-  );
-  const base = `http://127.0.0.1:${port}/api`;
+  const server = await startBuiltServer({
+    dataDir,
+    databaseUrl,
+    env: { MAIL_HOSTNAME: 'mx.bench.test' },
+    nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    stdout: process.env.BENCH_VERBOSE ? 'inherit' : 'ignore',
+  });
+  const { base, smtpPort, child } = server;
   try {
-    for (let i = 0; i < 300; i++) {
-      try {
-        if ((await fetch(`${base}/getVar`)).ok) break;
-      } catch {}
-      await sleep(100);
-    }
     const call = async (method, path, body, token) =>
       (
         await fetch(`${base}/${path}`, {
@@ -125,7 +87,7 @@ async function youju(databaseUrl) {
           ...(body ? { body: JSON.stringify(body) } : {}),
         })
       ).json();
-    const { data } = await call('POST', 'login', { username: 'bench', password: 'bench-password' });
+    const { data } = await call('POST', 'login', BENCH_ADMIN);
     const domain = await call('POST', 'user/addDomain', { name: 'bench.test' }, data.token);
     await call('POST', 'user/createEmail', { domainId: domain.data.id, localPart: 'inbox' }, data.token);
     const started = performance.now();
@@ -149,8 +111,7 @@ async function youju(databaseUrl) {
     const label = databaseUrl ? 'Youju (PostgreSQL)' : 'Youju (SQLite, default)';
     return line(label, seconds, readable, rss === null ? '' : `  peak RSS ${rss.toFixed(0)} MiB`);
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.on('exit', resolve));
+    await server.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
 }

@@ -13,11 +13,10 @@
 // Usage: node bench/web-client.mjs [lighthouse runs]   (default 3; 0 skips Lighthouse)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_OPTIONS } from '../scripts/server-options.mjs';
+import { BENCH_ADMIN, freePort, startBuiltServer } from './tools/server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const lighthouseRuns = Number(process.argv[2] ?? 3);
@@ -27,16 +26,6 @@ const QUIET_MS = 1500;
 
 function kib(bytes) {
   return `${(bytes / 1024).toFixed(1)} KiB`;
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitFor(what, check, timeoutMs = 30_000) {
@@ -52,27 +41,6 @@ async function waitFor(what, check, timeoutMs = 30_000) {
   throw new Error(`${what}: no answer within ${timeoutMs / 1000} s`);
 }
 
-async function startServer(dataDir) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [...SERVER_NODE_OPTIONS, 'apps/server/dist/server.js'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SMTP_PORT: String(await freePort()),
-      DATA_DIR: dataDir,
-      INIT_ADMIN_USER: 'bench',
-      INIT_ADMIN_PASSWORD: 'bench-password',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const origin = `http://127.0.0.1:${port}`;
-  await waitFor('server', async () => (await fetch(`${origin}/api/getVar`)).ok);
-  return { child, origin };
-}
-
 async function api(origin, token, path, body) {
   const response = await fetch(`${origin}/api/${path}`, {
     method: body === undefined ? 'GET' : 'POST',
@@ -86,7 +54,7 @@ async function api(origin, token, path, body) {
 
 /** An administrator with one domain and one address, so that the inbox has something to list. */
 async function prepareAccount(origin) {
-  const { token } = await api(origin, null, 'login', { username: 'bench', password: 'bench-password' });
+  const { token } = await api(origin, null, 'login', BENCH_ADMIN);
   const domain = await api(origin, token, 'user/addDomain', { name: 'bench.test', publicRegistration: true });
   await api(origin, token, 'user/createEmail', { domainId: domain.id, localPart: 'reader' });
   return token;
@@ -254,7 +222,7 @@ if (!existsSync(executablePath)) {
 }
 spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
 const dataDir = mkdtempSync(join(tmpdir(), 'youju-bench-web-'));
-const server = await startServer(dataDir);
+const server = await startBuiltServer({ dataDir });
 try {
   const token = await prepareAccount(server.origin);
   await transfer(server.origin, token);
@@ -268,7 +236,6 @@ try {
     );
   }
 } finally {
-  server.child.kill('SIGTERM');
-  await new Promise((resolve) => server.child.once('exit', resolve));
+  await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

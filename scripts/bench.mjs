@@ -6,14 +6,13 @@
 //    bench/web-client.mjs (run below with the other benchmarks) measures its transfer sizes and
 //    Lighthouse score.
 // Benchmarks of mail live beside it in bench/ and are run from here when present.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync } from 'node:zlib';
-import { SERVER_NODE_OPTIONS } from './server-options.mjs';
+import { BENCH_ADMIN, startBuiltServer } from '../bench/tools/server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
@@ -50,16 +49,6 @@ function webSize() {
   );
 }
 
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function latency(label, url, init, total = 2000, concurrency = 16) {
   const times = [];
   let next = 0;
@@ -85,43 +74,23 @@ async function latency(label, url, init, total = 2000, concurrency = 16) {
 
 async function api() {
   const dataDir = mkdtempSync(join(tmpdir(), 'youju-bench-'));
-  const port = await freePort();
-  const server = spawn(process.execPath, [...SERVER_NODE_OPTIONS, 'apps/server/dist/server.js'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SMTP_PORT: String(await freePort()),
-      DATA_DIR: dataDir,
-      INIT_ADMIN_USER: 'bench',
-      INIT_ADMIN_PASSWORD: 'bench-password',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}/api`;
+  const server = await startBuiltServer({ dataDir });
+  const { base } = server;
   try {
-    for (let i = 0; i < 100; i++) {
-      try {
-        if ((await fetch(`${base}/getVar`)).ok) break;
-      } catch {}
-      await new Promise((r) => setTimeout(r, 100));
-    }
     const login = await (
       await fetch(`${base}/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'bench', password: 'bench-password' }),
+        body: JSON.stringify(BENCH_ADMIN),
       })
     ).json();
     const auth = { headers: { authorization: `Bearer ${login.data.token}` } };
     await latency('getVar (anonymous)', `${base}/getVar`, {});
     await latency('getVar (logged in)', `${base}/getVar`, auth);
     await latency('user/getDomains', `${base}/user/getDomains`, auth);
-    await firstRender(`http://127.0.0.1:${port}`);
+    await firstRender(server.origin);
   } finally {
-    server.kill('SIGTERM');
+    await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
