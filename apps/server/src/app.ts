@@ -116,11 +116,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   await secureDataDir(config.dataDir);
-  const database = openDatabase(config);
-  // An idle pooled connection that PostgreSQL ends (a restart, a failover, a dropped database)
-  // emits 'error' on the pool; unheard, that would end the process. The pool drops the client and
-  // opens a new one for the next query, whose own errors reach its caller.
-  database.pool?.on('error', (error) => app.log.warn(`database: idle connection lost (${error.message})`));
+  const database = openDatabase({ ...config, log: app.log });
   try {
     await migrate(database.db as never, database.engine);
     const searchWarning = await searchIndexWarning(database.db as never, database.engine);

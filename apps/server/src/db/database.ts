@@ -77,6 +77,8 @@ export function openDatabase(options: {
   dataDir: string;
   /** PostgreSQL connections at most (10) */
   poolSize?: number;
+  /** told when PostgreSQL ends an idle pooled connection (the pool opens a new one when needed) */
+  log?: { warn(message: string): void };
 }): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
@@ -84,10 +86,12 @@ export function openDatabase(options: {
       max: options.poolSize ?? 10,
       types: pgTypes,
     });
-    // A connection that PostgreSQL ends while it is checked out (a query running, a transaction
-    // open) emits 'error' on its client, where the pool listens only while the client is idle;
-    // unheard, that would end the process. The query in flight fails with the same error, which
-    // reaches its caller, and the pool drops the client when it comes back.
+    // A connection that PostgreSQL ends (a restart, a failover, a dropped database) emits 'error':
+    // on the pool while it is idle, on its client while it is checked out (a query running, a
+    // transaction open). Unheard, either would end the process. The query in flight fails with the
+    // same error, which reaches its caller; the pool drops the client and opens a new one for the
+    // next query.
+    pool.on('error', (error) => options.log?.warn(`database: idle connection lost (${error.message})`));
     pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({

@@ -27,8 +27,7 @@ const log = {
 };
 
 // A few connections are plenty for one thread (PostgreSQL; SQLite has one).
-const database = openDatabase({ databaseUrl: data.databaseUrl, dataDir: data.dataDir, poolSize: 4 });
-database.pool?.on('error', (error) => log.warn(`store worker: idle connection lost (${error.message})`));
+const database = openDatabase({ databaseUrl: data.databaseUrl, dataDir: data.dataDir, poolSize: 4, log });
 const settings = createSettingsService(database.db);
 const inbound = createInboundService({
   db: database.db,
