@@ -141,6 +141,38 @@ export function createAuthService(deps: {
     throw ApiError.conflict('生成随机邮箱失败，请重试');
   }
 
+  async function authenticateMailbox(email: string, password: string, client: ClientInfo) {
+    const address = email.trim().toLowerCase();
+    const ticket = await admit(
+      { kind: 'mailbox', subjectId: null, identifier: address, client },
+      `mailbox:${address}`,
+    );
+    const mailbox = await findAccountByAddress(db, address);
+    const valid = await verifyPassword(password, mailbox?.password_hash ?? null);
+    const attempt = {
+      kind: 'mailbox' as const,
+      subjectId: mailbox?.id ?? null,
+      identifier: address,
+      client,
+    };
+    if (!mailbox || !valid) {
+      await record({ ...attempt, success: false, reason: mailbox ? '密码错误' : '邮箱不存在' });
+      await ticket.failed();
+      throw ApiError.badRequest(WRONG_MAILBOX_CREDENTIALS);
+    }
+    if (mailbox.enabled !== 1) {
+      await record({ ...attempt, success: false, reason: '邮箱已停用' });
+      throw ApiError.forbidden('该邮箱已被停用，请联系管理员');
+    }
+    if (mailbox.expires_at !== null && mailbox.expires_at <= Date.now()) {
+      await record({ ...attempt, success: false, reason: '邮箱已过期' });
+      throw ApiError.forbidden('该邮箱已过期，请续期后再登录');
+    }
+    await ticket.succeeded();
+    await record({ ...attempt, success: true });
+    return mailbox;
+  }
+
   const adminExists = () => anyAdministratorExists(db);
 
   async function createAdmin(username: string, password: string): Promise<number> {
@@ -221,36 +253,18 @@ export function createAuthService(deps: {
     },
 
     async loginEmail(input: LoginEmailBody, client: ClientInfo): Promise<LoginEmailData> {
-      const address = input.email.trim().toLowerCase();
-      const ticket = await admit(
-        { kind: 'mailbox', subjectId: null, identifier: address, client },
-        `mailbox:${address}`,
-      );
-      const mailbox = await findAccountByAddress(db, address);
-      const valid = await verifyPassword(input.password, mailbox?.password_hash ?? null);
-      const attempt = {
-        kind: 'mailbox' as const,
-        subjectId: mailbox?.id ?? null,
-        identifier: address,
-        client,
-      };
-      if (!mailbox || !valid) {
-        await record({ ...attempt, success: false, reason: mailbox ? '密码错误' : '邮箱不存在' });
-        await ticket.failed();
-        throw ApiError.badRequest(WRONG_MAILBOX_CREDENTIALS);
-      }
-      if (mailbox.enabled !== 1) {
-        await record({ ...attempt, success: false, reason: '邮箱已停用' });
-        throw ApiError.forbidden('该邮箱已被停用，请联系管理员');
-      }
-      if (mailbox.expires_at !== null && mailbox.expires_at <= Date.now()) {
-        await record({ ...attempt, success: false, reason: '邮箱已过期' });
-        throw ApiError.forbidden('该邮箱已过期，请续期后再登录');
-      }
-      await ticket.succeeded();
-      await record({ ...attempt, success: true });
+      const mailbox = await authenticateMailbox(input.email, input.password, client);
       const token = await sessions.issue('mailbox', mailbox.id, client);
       return { token, email: mailbox.address };
+    },
+
+    /**
+     * The mailbox credentials check of loginEmail, for the mail-client protocols (IMAP, POP3, SMTP
+     * submission): the same throttle per account and source, the same login history; no session.
+     * Throws `ApiError` (400 wrong credentials, 403 disabled or expired, 429 throttled).
+     */
+    authenticateMailbox(email: string, password: string, client: ClientInfo) {
+      return authenticateMailbox(email, password, client);
     },
 
     /**
