@@ -6,6 +6,7 @@ import { migrate } from './db/migrate.js';
 import { searchIndexWarning } from './db/search-index.js';
 import { secureDataDir } from './lib/data-dir.js';
 import { apiKeyRoutes } from './modules/api-keys/index.js';
+import { startScheduledBackups } from './modules/backups/index.js';
 import { authRoutes, sessionRoutes } from './modules/auth/index.js';
 import { cardRoutes, publicCardRoutes } from './modules/cards/index.js';
 import { certificateRoutes } from './modules/certificates/index.js';
@@ -35,6 +36,7 @@ import { installValidators } from './plugins/validation.js';
 import { installWebClient } from './plugins/web-client.js';
 import { createServices, type Services } from './services.js';
 import { type MessageStore, startMessageStore } from './store/message-store.js';
+import { APP_VERSION } from './version.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -142,6 +144,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('preClose', async () => app.services.mailEvents.close());
   startRetention(app);
   await startSending(app);
+  const backups = startScheduledBackups({
+    target: { dataDir: config.dataDir, databaseUrl: config.databaseUrl, version: APP_VERSION },
+    settings: () => app.services.settings.get(),
+    log: app.log,
+    checkEveryMs: config.backupCheckMs,
+  });
+  app.addHook('preClose', async () => backups.stop());
 
   installHttpMetrics(app);
   installValidators(app);

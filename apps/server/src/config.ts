@@ -36,6 +36,8 @@ export interface Config {
    * anywhere; null = only loopback clients may
    */
   metricsToken: string | null;
+  /** BACKUP_CHECK_MS: how often the process looks whether a scheduled backup is due (tests) */
+  backupCheckMs: number;
 }
 
 export interface OutboundConfig {
@@ -204,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Parti
     outbound: outbound(env),
     trustedProxies: trustedProxies(optional(env, 'TRUSTED_PROXIES')),
     metricsToken: metricsToken(optional(env, 'METRICS_TOKEN')),
+    backupCheckMs: milliseconds(env, 'BACKUP_CHECK_MS', MINUTE_MS),
     ...defaults,
   };
 }

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, Migrator } from 'kysely';
+import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import type { Engine } from './database.js';
 import * as initial from './migrations/001_initial.js';
 import * as mail from './migrations/002_mail.js';
@@ -56,5 +56,20 @@ export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     throw new Error(`数据库迁移失败（${failed?.migrationName ?? '未知'}）：${String(error)}`);
+  }
+}
+
+/** The names of the migrations this version applies, in order. */
+export function migrationNames(): string[] {
+  return Object.keys(migrations).sort();
+}
+
+/** The migrations a database has applied (Kysely's `kysely_migration`), none for a new database. */
+export async function appliedMigrations(db: Kysely<unknown>): Promise<string[]> {
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+    return rows.map((row) => row.name);
+  } catch {
+    return [];
   }
 }

@@ -58,6 +58,10 @@ export const SystemSettings = Type.Object({
     maxItems: 500,
     description: '永不自动封禁的 IP',
   }),
+  /** hours between scheduled backups into DATA_DIR/backups; 0 = off */
+  backupIntervalHours: Type.Integer({ minimum: 0, maximum: 24 * 30, description: '自动备份间隔（小时）' }),
+  /** how many scheduled backups to keep (the oldest go first) */
+  backupKeep: Type.Integer({ minimum: 1, maximum: 365, description: '保留的自动备份份数' }),
 });
 export type SystemSettings = Static<typeof SystemSettings>;
 
@@ -82,6 +86,8 @@ export const DEFAULT_SYSTEM_SETTINGS: SystemSettings = {
   registerPerIpPerHour: 10,
   reservedLocalParts: [],
   banAllowList: [],
+  backupIntervalHours: 0,
+  backupKeep: 7,
 };
 
 /**
