@@ -1,5 +1,12 @@
 import { ConfigError, loadConfig } from './config.js';
-import { BackupError, BackupFormatError, createBackup, describeManifest, moveToPostgres, restoreBackup } from './modules/backups/index.js';
+import {
+  BackupError,
+  BackupFormatError,
+  createBackup,
+  describeManifest,
+  moveToPostgres,
+  restoreBackup,
+} from './modules/backups/index.js';
 import { APP_VERSION } from './version.js';
 
 /**
@@ -24,7 +31,8 @@ class UsageError extends Error {}
 function option(args: string[], name: string): string {
   const at = args.indexOf(name);
   const value = at === -1 ? undefined : args[at + 1];
-  if (value === undefined || value.startsWith('--')) throw new UsageError(`缺少 ${name} 参数（youju --help 查看用法）`);
+  if (value === undefined || value.startsWith('--'))
+    throw new UsageError(`缺少 ${name} 参数（youju --help 查看用法）`);
   return value;
 }
 
@@ -64,7 +72,10 @@ async function run(args: string[]): Promise<void> {
     case 'migrate': {
       const to = option(rest, '--to');
       if (!/^postgres(ql)?:\/\//.test(to)) throw new UsageError('--to 必须是 postgres:// 地址');
-      if (config.databaseUrl) throw new UsageError('DATABASE_URL 已设置：migrate 从 DATA_DIR 中的 SQLite 复制，请不设 DATABASE_URL 运行');
+      if (config.databaseUrl)
+        throw new UsageError(
+          'DATABASE_URL 已设置：migrate 从 DATA_DIR 中的 SQLite 复制，请不设 DATABASE_URL 运行',
+        );
       const result = await moveToPostgres(config.dataDir, to, (line) => process.stdout.write(`${line}\n`));
       const rows = result.tables.reduce((sum, table) => sum + table.rows, 0);
       process.stdout.write(

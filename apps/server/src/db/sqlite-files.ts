@@ -7,7 +7,12 @@ import { Kysely, SqliteDialect } from 'kysely';
 export const SQLITE_FILE = 'youju.sqlite';
 
 /** Files SQLite keeps beside the database: they belong to it and are never copied on their own. */
-export const SQLITE_COMPANION_FILES = [SQLITE_FILE, `${SQLITE_FILE}-wal`, `${SQLITE_FILE}-shm`, `${SQLITE_FILE}-journal`];
+export const SQLITE_COMPANION_FILES = [
+  SQLITE_FILE,
+  `${SQLITE_FILE}-wal`,
+  `${SQLITE_FILE}-shm`,
+  `${SQLITE_FILE}-journal`,
+];
 
 export function sqlitePath(dataDir: string): string {
   return join(dataDir, SQLITE_FILE);

@@ -39,16 +39,20 @@ export async function listTables(db: AnyDatabase, engine: Engine): Promise<Table
 async function listSqliteTables(db: AnyDatabase): Promise<TableShape[]> {
   const { rows } = await sql<{ name: string; sql: string | null }>`
     select name, sql from sqlite_master where type = 'table' order by name`.execute(db);
-  const virtual = rows.filter((row) => /^\s*create\s+virtual\s+table/i.test(row.sql ?? '')).map((row) => row.name);
+  const virtual = rows
+    .filter((row) => /^\s*create\s+virtual\s+table/i.test(row.sql ?? ''))
+    .map((row) => row.name);
   const shapes: TableShape[] = [];
   for (const { name } of rows) {
     if (name.startsWith('sqlite_')) continue;
     if (virtual.some((table) => name === table || name.startsWith(`${table}_`))) continue;
     // table_info leaves hidden and generated columns out already
-    const columns = await sql<{ name: string }>`select name from pragma_table_info(${name}) order by cid`.execute(db);
-    const references = await sql<{ table: string }>`select distinct "table" from pragma_foreign_key_list(${name})`.execute(
-      db,
-    );
+    const columns = await sql<{
+      name: string;
+    }>`select name from pragma_table_info(${name}) order by cid`.execute(db);
+    const references = await sql<{
+      table: string;
+    }>`select distinct "table" from pragma_foreign_key_list(${name})`.execute(db);
     shapes.push({
       name,
       columns: columns.rows.map((row) => row.name),
@@ -142,13 +146,15 @@ export async function* readRows(
     if (batch.length > 0) yield batch;
     return;
   }
-  await sql`declare youju_table_rows no scroll cursor for select ${columnList} from ${sql.table(table)}`.execute(db);
+  await sql`declare youju_table_rows no scroll cursor for select ${columnList} from ${sql.table(table)}`.execute(
+    db,
+  );
   try {
     let fetchCount = 16;
     for (;;) {
-      const { rows } = await sql<Record<string, unknown>>`fetch forward ${sql.lit(fetchCount)} from youju_table_rows`.execute(
-        db,
-      );
+      const { rows } = await sql<
+        Record<string, unknown>
+      >`fetch forward ${sql.lit(fetchCount)} from youju_table_rows`.execute(db);
       if (rows.length === 0) break;
       const batch = rows.map((record) => columns.map((column) => record[column]));
       yield batch;
@@ -162,12 +168,19 @@ export async function* readRows(
 
 /** The number of rows of `table`. */
 export async function countRows(db: AnyDatabase, table: string): Promise<number> {
-  const { rows } = await sql<{ count: number | string }>`select count(*) as count from ${sql.table(table)}`.execute(db);
+  const { rows } = await sql<{
+    count: number | string;
+  }>`select count(*) as count from ${sql.table(table)}`.execute(db);
   return Number(rows[0]?.count ?? 0);
 }
 
 /** Inserts rows (values in the order of `columns`) into a PostgreSQL table, ids included. */
-export async function insertRows(db: AnyDatabase, table: string, columns: string[], rows: unknown[][]): Promise<void> {
+export async function insertRows(
+  db: AnyDatabase,
+  table: string,
+  columns: string[],
+  rows: unknown[][],
+): Promise<void> {
   const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length)));
   const columnList = sql.join(columns.map((column) => sql.id(column)));
   for (let from = 0; from < rows.length; from += perStatement) {
@@ -206,7 +219,9 @@ export async function dropTables(db: AnyDatabase, tables: string[]): Promise<voi
 export async function resetSequences(db: AnyDatabase): Promise<void> {
   const { rows } = await sql<{ table_name: string; column_name: string }>`
     select table_name, column_name from information_schema.columns
-    where table_schema = current_schema() and (is_identity = 'YES' or column_default like 'nextval(%')`.execute(db);
+    where table_schema = current_schema() and (is_identity = 'YES' or column_default like 'nextval(%')`.execute(
+    db,
+  );
   for (const { table_name: table, column_name: column } of rows) {
     await sql`select setval(pg_get_serial_sequence(quote_ident(${table}), ${column}),
       coalesce((select max(${sql.id(column)}) from ${sql.table(table)}), 0) + 1, false)`.execute(db);

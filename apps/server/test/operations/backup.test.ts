@@ -167,7 +167,10 @@ describe('youju backup and restore', () => {
     if (testEngine === 'postgres') {
       const other = await freshStore();
       // the source's own database is not empty
-      const refused = await runCli(['restore', archive], { DATA_DIR: other.dataDir, DATABASE_URL: store().databaseUrl });
+      const refused = await runCli(['restore', archive], {
+        DATA_DIR: other.dataDir,
+        DATABASE_URL: store().databaseUrl,
+      });
       expectOneLineFailure(refused, '不是空的');
       expect(await readdir(other.dataDir)).toEqual([]);
     }
@@ -201,11 +204,46 @@ describe('youju backup and restore', () => {
       }),
     );
     const cases: Array<[string, Buffer, string]> = [
-      ['traversal', craftedArchive([{ path: 'manifest.json', content: manifest }, { path: '../evil', content: Buffer.from('x') }]), '损坏'],
-      ['absolute', craftedArchive([{ path: 'manifest.json', content: manifest }, { path: '/tmp/evil', content: Buffer.from('x') }]), '损坏'],
-      ['symlink', craftedArchive([{ path: 'manifest.json', content: manifest }, { path: 'files/ok', type: '2', content: Buffer.alloc(0) }]), '损坏'],
-      ['unlisted', craftedArchive([{ path: 'manifest.json', content: manifest }, { path: 'files/other', content: Buffer.from('ok') }]), '未列出'],
-      ['checksum', craftedArchive([{ path: 'manifest.json', content: manifest }, { path: 'files/ok', content: Buffer.from('ok') }]), '校验和'],
+      [
+        'traversal',
+        craftedArchive([
+          { path: 'manifest.json', content: manifest },
+          { path: '../evil', content: Buffer.from('x') },
+        ]),
+        '损坏',
+      ],
+      [
+        'absolute',
+        craftedArchive([
+          { path: 'manifest.json', content: manifest },
+          { path: '/tmp/evil', content: Buffer.from('x') },
+        ]),
+        '损坏',
+      ],
+      [
+        'symlink',
+        craftedArchive([
+          { path: 'manifest.json', content: manifest },
+          { path: 'files/ok', type: '2', content: Buffer.alloc(0) },
+        ]),
+        '损坏',
+      ],
+      [
+        'unlisted',
+        craftedArchive([
+          { path: 'manifest.json', content: manifest },
+          { path: 'files/other', content: Buffer.from('ok') },
+        ]),
+        '未列出',
+      ],
+      [
+        'checksum',
+        craftedArchive([
+          { path: 'manifest.json', content: manifest },
+          { path: 'files/ok', content: Buffer.from('ok') },
+        ]),
+        '校验和',
+      ],
     ];
     for (const [name, bytes, reason] of cases) {
       const file = join(store().dataDir, '..', `crafted-${name}-${Date.now()}.tar.gz`);
@@ -214,7 +252,9 @@ describe('youju backup and restore', () => {
       const result = await runCli(['restore', file], envOf(target));
       expectOneLineFailure(result, reason);
       expect(await readdir(target.dataDir), name).toEqual([]);
-      expect(await readdir(join(target.dataDir, '..')).then((names) => names.includes('evil')), name).toBe(false);
+      expect(await readdir(join(target.dataDir, '..')).then((names) => names.includes('evil')), name).toBe(
+        false,
+      );
     }
   }, 120_000);
 
@@ -225,14 +265,19 @@ describe('youju backup and restore', () => {
     expectOneLineFailure(await runCli(['frobnicate'], envOf(store())), '未知命令');
     const help = await runCli(['--help'], envOf(store()));
     expect(help.code).toBe(0);
-    for (const command of ['backup --out', 'restore FILE', 'migrate --to']) expect(help.stdout).toContain(command);
+    for (const command of ['backup --out', 'restore FILE', 'migrate --to'])
+      expect(help.stdout).toContain(command);
   }, 60_000);
 
   it('takes scheduled backups into DATA_DIR/backups and keeps the newest backupKeep', async () => {
     await source.stop();
     const folder = join(store().dataDir, 'backups');
     await mkdir(folder, { recursive: true });
-    const old = ['youju-20200101-000000.tar.gz', 'youju-20200102-000000.tar.gz', 'youju-20200103-000000.tar.gz'];
+    const old = [
+      'youju-20200101-000000.tar.gz',
+      'youju-20200102-000000.tar.gz',
+      'youju-20200103-000000.tar.gz',
+    ];
     for (const [index, name] of old.entries()) {
       await writeFile(join(folder, name), 'old');
       const time = new Date(Date.UTC(2020, 0, index + 1));

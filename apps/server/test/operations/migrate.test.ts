@@ -2,7 +2,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectOk } from '../support/api.js';
-import { buildServer, killServerProcesses, type ServerStore, startServerProcess } from '../support/server-process.js';
+import {
+  buildServer,
+  killServerProcesses,
+  type ServerStore,
+  startServerProcess,
+} from '../support/server-process.js';
 import { createPostgresDatabase, testEngine } from '../support/test-server.js';
 import {
   deliver,
@@ -41,7 +46,11 @@ describe.skipIf(testEngine !== 'postgres')('youju migrate --to postgres://', () 
     const target = await createPostgresDatabase();
     cleanups.push(target.drop);
 
-    const env = { MAIL_HOSTNAME: 'mx.move.test', INIT_ADMIN_USER: ADMIN.username, INIT_ADMIN_PASSWORD: ADMIN.password };
+    const env = {
+      MAIL_HOSTNAME: 'mx.move.test',
+      INIT_ADMIN_USER: ADMIN.username,
+      INIT_ADMIN_PASSWORD: ADMIN.password,
+    };
     const first = await startServerProcess(source, env);
     const admin = await login(first, ADMIN.username, ADMIN.password);
     const user = await first.api('POST', 'admin/createSysAccount', {
@@ -49,10 +58,16 @@ describe.skipIf(testEngine !== 'postgres')('youju migrate --to postgres://', () 
       body: { ...USER, role: 'user', maxDomains: 0 },
     });
     expectOk(user.body);
-    const domain = await first.api('POST', 'user/addDomain', { token: admin, body: { name: 'move.youju.test' } });
+    const domain = await first.api('POST', 'user/addDomain', {
+      token: admin,
+      body: { name: 'move.youju.test' },
+    });
     expectOk(domain.body);
     const domainId = domain.body.data.id;
-    const box = await first.api('POST', 'user/createEmail', { token: admin, body: { domainId, localPart: 'inbox' } });
+    const box = await first.api('POST', 'user/createEmail', {
+      token: admin,
+      body: { domainId, localPart: 'inbox' },
+    });
     expectOk(box.body);
     const address = box.body.data.address;
     const cards = await first.api('POST', 'user/createCard', {
@@ -89,7 +104,10 @@ describe.skipIf(testEngine !== 'postgres')('youju migrate --to postgres://', () 
     expect(await sha256Of(database)).toBe(before);
 
     // once more into the same database: refused, it is no longer empty
-    expectOneLineFailure(await runCli(['migrate', '--to', target.url], { DATA_DIR: source.dataDir }), '不是空的');
+    expectOneLineFailure(
+      await runCli(['migrate', '--to', target.url], { DATA_DIR: source.dataDir }),
+      '不是空的',
+    );
 
     const second = await startServerProcess({ ...source, databaseUrl: target.url }, env);
     try {
@@ -114,7 +132,10 @@ describe.skipIf(testEngine !== 'postgres')('youju migrate --to postgres://', () 
       expect(await deliver(second.smtpPort, address, later)).toBe(true);
       const withLater = await inboxBySubject(second, admin2);
       expect(withLater.get('after-move')).toBeGreaterThan(Math.max(...inboxBefore.values()));
-      const another = await second.api('POST', 'user/addDomain', { token: admin2, body: { name: 'next.youju.test' } });
+      const another = await second.api('POST', 'user/addDomain', {
+        token: admin2,
+        body: { name: 'next.youju.test' },
+      });
       expectOk(another.body);
       expect(another.body.data.id).toBeGreaterThan(domainId);
     } finally {
@@ -125,11 +146,17 @@ describe.skipIf(testEngine !== 'postgres')('youju migrate --to postgres://', () 
   it('refuses a target that is not PostgreSQL and a missing source, in one line', async () => {
     const empty = await sqliteStore();
     cleanups.push(empty.remove);
-    expectOneLineFailure(await runCli(['migrate', '--to', 'mysql://x'], { DATA_DIR: empty.dataDir }), 'postgres://');
+    expectOneLineFailure(
+      await runCli(['migrate', '--to', 'mysql://x'], { DATA_DIR: empty.dataDir }),
+      'postgres://',
+    );
     expectOneLineFailure(await runCli(['migrate'], { DATA_DIR: empty.dataDir }), '--to');
     const target = await createPostgresDatabase();
     cleanups.push(target.drop);
-    expectOneLineFailure(await runCli(['migrate', '--to', target.url], { DATA_DIR: empty.dataDir }), '不存在');
+    expectOneLineFailure(
+      await runCli(['migrate', '--to', target.url], { DATA_DIR: empty.dataDir }),
+      '不存在',
+    );
     expect(existsSync(join(empty.dataDir, 'youju.sqlite'))).toBe(false);
   }, 60_000);
 });

@@ -5,7 +5,13 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import type { Engine } from '../../db/database.js';
-import { checkEntryPath, readTar, type TarEntry, TarFormatError, writeTar } from '../../protocols/tar/ustar.js';
+import {
+  checkEntryPath,
+  readTar,
+  type TarEntry,
+  TarFormatError,
+  writeTar,
+} from '../../protocols/tar/ustar.js';
 
 /**
  * A Youju backup: one gzip-compressed ustar archive whose first entry, `manifest.json`, lists
@@ -65,7 +71,9 @@ function parseManifest(text: string): Manifest {
     throw new BackupFormatError('不是 Youju 的备份文件');
   }
   if (value.formatVersion > FORMAT_VERSION) {
-    throw new BackupFormatError(`备份格式版本 ${value.formatVersion} 比此版本支持的新，请用更新的 Youju 恢复`);
+    throw new BackupFormatError(
+      `备份格式版本 ${value.formatVersion} 比此版本支持的新，请用更新的 Youju 恢复`,
+    );
   }
   if (
     (value.engine !== 'sqlite' && value.engine !== 'postgres') ||
@@ -159,7 +167,8 @@ export async function readArchive(
   try {
     for await (const entry of readTar(source)) {
       if (manifest === null) {
-        if (entry.path !== MANIFEST_PATH) throw new BackupFormatError('备份文件的第一项不是清单（manifest.json）');
+        if (entry.path !== MANIFEST_PATH)
+          throw new BackupFormatError('备份文件的第一项不是清单（manifest.json）');
         if (entry.size > 64 * 1024 * 1024) throw new BackupFormatError('清单（manifest.json）过大');
         const pieces: Buffer[] = [];
         for await (const piece of entry.content) pieces.push(piece);

@@ -8,7 +8,12 @@ import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import { type Engine, openDatabase } from '../../db/database.js';
 import { appliedMigrations, migrate, migrationNames } from '../../db/migrate.js';
-import { openSqliteReadOnly, SQLITE_COMPANION_FILES, SQLITE_FILE, snapshotSqlite } from '../../db/sqlite-files.js';
+import {
+  openSqliteReadOnly,
+  SQLITE_COMPANION_FILES,
+  SQLITE_FILE,
+  snapshotSqlite,
+} from '../../db/sqlite-files.js';
 import {
   countRows,
   dropTables,
@@ -92,7 +97,8 @@ async function stageDataFiles(dataDir: string, staging: string, skip: Set<string
 }
 
 function encodeValue(value: unknown): unknown {
-  if (Buffer.isBuffer(value) || value instanceof Uint8Array) return { b64: Buffer.from(value).toString('base64') };
+  if (Buffer.isBuffer(value) || value instanceof Uint8Array)
+    return { b64: Buffer.from(value).toString('base64') };
   if (typeof value === 'bigint') return value.toString();
   return value;
 }
@@ -167,7 +173,9 @@ export async function createBackup(target: BackupTarget, out: string): Promise<M
       } finally {
         await copy.close();
       }
-      database = [{ entry: { ...(await hashFile(snapshot)), path: `database/${SQLITE_FILE}` }, file: snapshot }];
+      database = [
+        { entry: { ...(await hashFile(snapshot)), path: `database/${SQLITE_FILE}` }, file: snapshot },
+      ];
     }
     // the files as they are right after the database snapshot
     const files = await stageDataFiles(target.dataDir, staging, new Set([staging, output]));
@@ -245,7 +253,8 @@ export async function restoreBackup(target: BackupTarget, file: string): Promise
   try {
     if (database) {
       const db = database.db as unknown as Kysely<unknown>;
-      if (!(await isPostgresSchemaEmpty(db))) throw new BackupError('目标 PostgreSQL 数据库不是空的：只能恢复到空的数据库');
+      if (!(await isPostgresSchemaEmpty(db)))
+        throw new BackupError('目标 PostgreSQL 数据库不是空的：只能恢复到空的数据库');
       await migrate(db, 'postgres');
       const tables = await listTables(db, 'postgres');
       createdTables = tables.map((table) => table.name);
@@ -256,11 +265,16 @@ export async function restoreBackup(target: BackupTarget, file: string): Promise
             await extractTo(join(staging, entry.path.slice('files/'.length)), verified(entry, expected));
             return;
           }
-          const table = manifest.tables.find((candidate) => `database/${candidate.name}.jsonl` === entry.path);
+          const table = manifest.tables.find(
+            (candidate) => `database/${candidate.name}.jsonl` === entry.path,
+          );
           if (!table) throw new BackupFormatError(`备份中的 ${entry.path} 不属于任何表`);
           if (!createdTables.includes(table.name)) throw new BackupError(`此版本没有表 ${table.name}`);
           let batch: unknown[][] = [];
-          const lines = createInterface({ input: Readable.from(verified(entry, expected)), crlfDelay: Infinity });
+          const lines = createInterface({
+            input: Readable.from(verified(entry, expected)),
+            crlfDelay: Infinity,
+          });
           for await (const line of lines) {
             if (line === '') continue;
             batch.push((JSON.parse(line) as unknown[]).map(decodeValue));
@@ -274,7 +288,8 @@ export async function restoreBackup(target: BackupTarget, file: string): Promise
         await resetSequences(trx);
         for (const table of manifest.tables) {
           const rows = await countRows(trx, table.name);
-          if (rows !== table.rows) throw new BackupError(`表 ${table.name} 恢复了 ${rows} 行，备份中有 ${table.rows} 行`);
+          if (rows !== table.rows)
+            throw new BackupError(`表 ${table.name} 恢复了 ${rows} 行，备份中有 ${table.rows} 行`);
         }
       });
     } else {

@@ -86,7 +86,10 @@ export async function moveToPostgres(
         }
       });
       const expectedTable = copied.find((item) => item.name === table.name) as MovedTable;
-      if (checksum.rows !== expectedTable.rows || (await countRows(targetDb, table.name)) !== expectedTable.rows) {
+      if (
+        checksum.rows !== expectedTable.rows ||
+        (await countRows(targetDb, table.name)) !== expectedTable.rows
+      ) {
         throw new BackupError(`表 ${table.name} 的行数不符：源 ${expectedTable.rows}，目标 ${checksum.rows}`);
       }
       if (checksum.digest !== expectedTable.checksum) throw new BackupError(`表 ${table.name} 的校验和不符`);

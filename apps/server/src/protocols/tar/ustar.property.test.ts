@@ -115,7 +115,9 @@ describe('ustar', () => {
 
   it('refuses a content that does not match its declared size', async () => {
     const write = async () => {
-      for await (const _ of writeTar([{ path: 'a', size: 3, mode: 0o600, mtime: 0, content: [Buffer.from('ab')] }])) {
+      for await (const _ of writeTar([
+        { path: 'a', size: 3, mode: 0o600, mtime: 0, content: [Buffer.from('ab')] },
+      ])) {
         // drained
       }
     };

@@ -145,7 +145,9 @@ export function decodeHeader(block: Buffer): TarHeader | null {
   if (readString(block, 257, 6) !== 'ustar') throw new TarFormatError('not a ustar archive');
   const type = block[156];
   if (type !== 0x30 && type !== 0) {
-    throw new TarFormatError(`entry type ${JSON.stringify(String.fromCharCode(type ?? 0))} refused: regular files only`);
+    throw new TarFormatError(
+      `entry type ${JSON.stringify(String.fromCharCode(type ?? 0))} refused: regular files only`,
+    );
   }
   const name = readString(block, 0, 100);
   const prefix = readString(block, 345, 155);
@@ -266,7 +268,9 @@ export interface TarInput extends TarHeader {
  * An archive of `entries`, as a stream of pieces (for `stream.pipeline`). A content longer or
  * shorter than its declared size is an error: the archive would be damaged from there on.
  */
-export async function* writeTar(entries: AsyncIterable<TarInput> | Iterable<TarInput>): AsyncGenerator<Buffer> {
+export async function* writeTar(
+  entries: AsyncIterable<TarInput> | Iterable<TarInput>,
+): AsyncGenerator<Buffer> {
   for await (const entry of entries) {
     yield encodeHeader(entry);
     let written = 0;
