@@ -26,6 +26,8 @@ interface FormValues {
   registerPerIpPerHour: number;
   reservedLocalParts: string[];
   banAllowList: string[];
+  backupIntervalHours: number;
+  backupKeep: number;
   manualEnabled: boolean;
   manualInstructions: string;
   epayEnabled: boolean;
@@ -59,6 +61,8 @@ function toForm(system: SystemSettingsView, payment?: PaymentSettingsView): Form
     registerPerIpPerHour: system.registerPerIpPerHour,
     reservedLocalParts: system.reservedLocalParts,
     banAllowList: system.banAllowList,
+    backupIntervalHours: system.backupIntervalHours,
+    backupKeep: system.backupKeep,
     manualEnabled: payment?.manualEnabled ?? true,
     manualInstructions: payment?.manualInstructions ?? '',
     epayEnabled: payment?.epayEnabled ?? false,
@@ -94,6 +98,8 @@ function toBody(values: FormValues, withPayment: boolean): UpdateSettingBody {
       registerPerIpPerHour: values.registerPerIpPerHour,
       reservedLocalParts: (values.reservedLocalParts ?? []).map((entry) => entry.trim()).filter(Boolean),
       banAllowList: (values.banAllowList ?? []).map((entry) => entry.trim()).filter(Boolean),
+      backupIntervalHours: values.backupIntervalHours,
+      backupKeep: values.backupKeep,
     },
   };
   if (withPayment) {
@@ -356,6 +362,31 @@ export function SystemSettingsForm({
               max={525600}
               addon="分钟"
               extra="同一 IP 失败达到上限后加入黑名单；0 表示不自动封禁"
+            />
+          </Col>
+        </Row>
+      </Card>
+
+      <Card title="备份" style={{ marginBottom: 16 }}>
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            <NumberField
+              name="backupIntervalHours"
+              label="自动备份间隔"
+              min={0}
+              max={720}
+              addon="小时"
+              extra="每台服务器把备份写入自己数据目录下的 backups 文件夹；0 表示不自动备份"
+            />
+          </Col>
+          <Col xs={24} md={12}>
+            <NumberField
+              name="backupKeep"
+              label="保留份数"
+              min={1}
+              max={365}
+              addon="份"
+              extra="超出的最旧备份会被删除"
             />
           </Col>
         </Row>
