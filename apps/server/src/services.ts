@@ -33,10 +33,14 @@ import {
 import { createSystemAccountService } from './modules/system-accounts/index.js';
 import { createVersionService } from './modules/version/index.js';
 
+/** pino's calling convention: a message, or the fields of the line and then the message */
 interface Logger {
   info(message: string): void;
+  info(context: Record<string, unknown>, message: string): void;
   warn(message: string): void;
+  warn(context: Record<string, unknown>, message: string): void;
   error(message: string): void;
+  error(context: Record<string, unknown>, message: string): void;
 }
 
 /**

@@ -72,10 +72,19 @@ export interface SmtpServerHandle {
   close(): Promise<void>;
 }
 
+/** The fields of a log line; `smtpSession` ties every line of one SMTP session together. */
+type LogContext = Record<string, unknown>;
+
 interface Logger {
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
+  debug(message: string, context?: LogContext): void;
+  info(message: string, context?: LogContext): void;
+  warn(message: string, context?: LogContext): void;
+  error(message: string, context?: LogContext): void;
+}
+
+/** The fields that name a session in the log (smtp-server gives each one a random id). */
+function sessionFields(session: SMTPServerSession): LogContext {
+  return { smtpSession: session.id };
 }
 
 function violationReply(violation: DataViolation, maxBytes: number): SmtpReply {
@@ -173,15 +182,22 @@ export function createSmtpHandlers(
       const key = sourceKey(session.remoteAddress);
       while ((open.get(key) ?? 0) >= SMTP_LIMITS.maxClientsPerSource) {
         if (!(await slotFreed(key, SMTP_LIMITS.overShareWaitMs))) {
-          log.info(`smtp: ${session.remoteAddress} over its share of connections (${open.get(key)})`);
+          log.info(
+            `smtp: ${session.remoteAddress} over its share of connections (${open.get(key)})`,
+            sessionFields(session),
+          );
           throw Replies.tooManyConnections();
         }
       }
       open.set(key, (open.get(key) ?? 0) + 1);
       counted.add(session);
+      log.debug(`smtp: session from ${session.remoteAddress}`, sessionFields(session));
       const block = await port.blockOf(session.remoteAddress);
       if (block) {
-        log.info(`smtp: refused ${block.automatic ? 'banned' : 'blacklisted'} ${session.remoteAddress}`);
+        log.info(
+          `smtp: refused ${block.automatic ? 'banned' : 'blacklisted'} ${session.remoteAddress}`,
+          sessionFields(session),
+        );
         throw block.automatic ? Replies.temporarilyBlocked() : Replies.blocked();
       }
     },
@@ -207,6 +223,18 @@ export function createSmtpHandlers(
     async onRcptTo(address: SMTPServerAddress, session: SMTPServerSession): Promise<void> {
       if (session.envelope.rcptTo.length >= SMTP_LIMITS.maxRecipients) throw Replies.tooManyRecipients();
       const check = await port.checkRecipient(address.address, declaredSize(session.envelope.mailFrom));
+      const refused = check.full
+        ? 'mailbox full'
+        : check.pendingDomain
+          ? 'domain pending'
+          : !check.accepted
+            ? 'unknown'
+            : null;
+      if (refused)
+        log.info(`smtp: recipient refused (${refused})`, {
+          ...sessionFields(session),
+          recipient: address.address,
+        });
       if (check.full) throw Replies.mailboxFull();
       if (check.pendingDomain) throw Replies.unverifiedDomain(address.address);
       if (!check.accepted) {
@@ -238,6 +266,7 @@ export function createSmtpHandlers(
     });
     const spool = await port.spool(stream.pipe(guard));
     if (guard.violation) {
+      log.info(`smtp: message refused (${guard.violation})`, sessionFields(session));
       await port.discard(spool);
       if (guard.violation === 'bare-line-break')
         await port.reportAbuse(session.remoteAddress, 'bare-line-break');
@@ -250,12 +279,21 @@ export function createSmtpHandlers(
         mailFrom: mailFrom ? mailFrom.address : '',
         recipients,
         remoteAddress: session.remoteAddress,
+        smtpSession: session.id,
+      });
+      log.info(result.discarded ? 'smtp: message discarded by filters' : 'smtp: message stored', {
+        ...sessionFields(session),
+        messageIds: result.messageIds,
+        size: spool.size,
       });
       // RFC 5321 section 4.2.5: 250 only now, after the store committed.
       return result.discarded ? 'OK' : `OK queued as ${result.messageIds.join(',')}`;
     } catch (error) {
-      if (error instanceof DeliveryError) throw deliveryReply(error, recipients);
-      log.error(`smtp: delivery failed: ${(error as Error).message}`);
+      if (error instanceof DeliveryError) {
+        log.info(`smtp: message refused (${error.failure})`, sessionFields(session));
+        throw deliveryReply(error, recipients);
+      }
+      log.error(`smtp: delivery failed: ${(error as Error).message}`, sessionFields(session));
       throw Replies.storageFailed();
     }
   }
@@ -280,13 +318,14 @@ function callback<T>(
   run: () => Promise<T>,
   done: (error?: Error | null, value?: T) => void,
   log: Logger,
+  session: SMTPServerSession,
   failed: () => SmtpReply = temporaryFailure.atCommand,
 ): void {
   run().then(
     (value) => done(null, value),
     (error: unknown) => {
       if (error instanceof SmtpReply) return done(error);
-      log.warn(`smtp: ${error instanceof Error ? error.message : String(error)}`);
+      log.warn(`smtp: ${error instanceof Error ? error.message : String(error)}`, sessionFields(session));
       done(failed());
     },
   );
@@ -303,9 +342,10 @@ export async function startSmtpServer(
 ): Promise<SmtpServerHandle> {
   const { config, services } = app;
   const log: Logger = {
-    info: (message) => app.log.info(message),
-    warn: (message) => app.log.warn(message),
-    error: (message) => app.log.error(message),
+    debug: (message, context) => app.log.debug(context ?? {}, message),
+    info: (message, context) => app.log.info(context ?? {}, message),
+    warn: (message, context) => app.log.warn(context ?? {}, message),
+    error: (message, context) => app.log.error(context ?? {}, message),
   };
   const abuse = services.rateLimits('smtp-abuse', ABUSE.windowMs);
   const port: InboundPort = {
@@ -362,10 +402,11 @@ export async function startSmtpServer(
     closeTimeout: 5_000,
     logger: false,
     onConnect: (session, done) =>
-      callback(() => handlers.onConnect(session), done, log, temporaryFailure.atConnect),
+      callback(() => handlers.onConnect(session), done, log, session, temporaryFailure.atConnect),
     onClose: (session) => handlers.onClose(session),
-    onMailFrom: (address, _session, done) => callback(() => handlers.onMailFrom(address), done, log),
-    onRcptTo: (address, session, done) => callback(() => handlers.onRcptTo(address, session), done, log),
+    onMailFrom: (address, session, done) => callback(() => handlers.onMailFrom(address), done, log, session),
+    onRcptTo: (address, session, done) =>
+      callback(() => handlers.onRcptTo(address, session), done, log, session),
     onData: (stream, session, done) =>
       callback(
         async () => {
@@ -380,6 +421,7 @@ export async function startSmtpServer(
           done(error ?? null, message);
         },
         log,
+        session,
       ),
   });
   server.on('error', (error) => log.warn(`smtp: ${error.message}`));

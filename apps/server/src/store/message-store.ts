@@ -18,17 +18,21 @@ export interface StoreRequest {
 export type StoreReply =
   | { kind: 'stored'; id: number; messageIds: number[]; discarded: boolean }
   | { kind: 'failed'; id: number; failure: DeliveryFailure; message: string }
-  | { kind: 'log'; level: 'info' | 'warn' | 'error'; message: string };
+  | { kind: 'log'; level: 'info' | 'warn' | 'error'; message: string; context?: Record<string, unknown> };
 
 export interface StoreWorkerData {
   databaseUrl: string | null;
   dataDir: string;
 }
 
+/** pino's calling convention: a message, or the fields of the line and then the message */
 interface Logger {
   info(message: string): void;
+  info(context: Record<string, unknown>, message: string): void;
   warn(message: string): void;
+  warn(context: Record<string, unknown>, message: string): void;
   error(message: string): void;
+  error(context: Record<string, unknown>, message: string): void;
 }
 
 export interface MessageStore {
@@ -92,7 +96,8 @@ export function startMessageStore(data: StoreWorkerData, log: Logger): MessageSt
     const thread = new Worker(workerScript(), { workerData: data, resourceLimits: WORKER_LIMITS });
     thread.on('message', (reply: StoreReply) => {
       if (reply.kind === 'log') {
-        log[reply.level](reply.message);
+        if (reply.context) log[reply.level](reply.context, reply.message);
+        else log[reply.level](reply.message);
         return;
       }
       const job = pending.get(reply.id);

@@ -20,11 +20,17 @@ const port = parentPort;
 const data = workerData as StoreWorkerData;
 
 const send = (reply: StoreReply) => port.postMessage(reply);
-const log = {
-  info: (message: string) => send({ kind: 'log', level: 'info', message }),
-  warn: (message: string) => send({ kind: 'log', level: 'warn', message }),
-  error: (message: string) => send({ kind: 'log', level: 'error', message }),
-};
+/** pino's calling convention (a message, or the line's fields then the message), sent to the main thread */
+function logAt(level: 'info' | 'warn' | 'error') {
+  function line(message: string): void;
+  function line(context: Record<string, unknown>, message: string): void;
+  function line(first: string | Record<string, unknown>, message?: string): void {
+    if (typeof first === 'string') send({ kind: 'log', level, message: first });
+    else send({ kind: 'log', level, message: message ?? '', context: first });
+  }
+  return line;
+}
+const log = { info: logAt('info'), warn: logAt('warn'), error: logAt('error') };
 
 // A few connections are plenty for one thread (PostgreSQL; SQLite has one).
 const database = openDatabase({ databaseUrl: data.databaseUrl, dataDir: data.dataDir, poolSize: 4, log });

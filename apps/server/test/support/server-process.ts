@@ -50,6 +50,8 @@ export interface ServerProcess {
   kill(): Promise<void>;
   /** Stops the process with SIGTERM, as an operator does, and waits until it is gone. */
   stop(): Promise<void>;
+  /** everything the process wrote to stdout and stderr so far (its log) */
+  output(): string;
 }
 
 const running = new Set<ChildProcess>();
@@ -98,6 +100,7 @@ export function startServerProcess(store: ServerStore, env: Record<string, strin
         api: apiAt(baseUrl),
         kill: () => stopWith('SIGKILL'),
         stop: () => stopWith('SIGTERM'),
+        output: () => output,
       });
     });
     child.stderr?.on('data', (chunk: Buffer) => {

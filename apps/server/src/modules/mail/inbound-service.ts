@@ -93,6 +93,8 @@ export interface Envelope {
   mailFrom: string;
   recipients: string[];
   remoteAddress: string;
+  /** the SMTP session that brought the message, for the log lines about it */
+  smtpSession?: string;
 }
 
 export interface RecipientCheck {
@@ -105,9 +107,12 @@ export interface RecipientCheck {
   retired?: boolean;
 }
 
+/** pino's calling convention: a message, or the fields of the line and then the message */
 interface Logger {
   warn(message: string): void;
+  warn(context: Record<string, unknown>, message: string): void;
   error(message: string): void;
+  error(context: Record<string, unknown>, message: string): void;
 }
 
 /**
@@ -253,7 +258,6 @@ export function createInboundService(deps: {
           if (error instanceof MessageLimitError) throw new DeliveryError('limits', error.message);
           throw error;
         }
-        if (parsed.error) log.warn(`stored a message whose MIME could not be fully read: ${parsed.error}`);
 
         const sender = parsed.from;
         const decisions = await filters.decide([...new Set(mailboxes.map((m) => m.owner_id))], {
@@ -286,12 +290,21 @@ export function createInboundService(deps: {
           (mailbox) => actionFor(mailbox) === 'spam',
           options,
         );
+        if (parsed.error) {
+          log.warn(
+            { smtpSession: envelope.smtpSession, messageIds },
+            `stored a message whose MIME could not be fully read: ${parsed.error}`,
+          );
+        }
         events.announceCommitted(messageIds);
         return { messageIds, discarded: false };
       } catch (error) {
         if (error instanceof DeliveryError || error instanceof CommitDeclined) throw error;
         if (isStorageFull(error)) throw new DeliveryError('storage-full', 'storage full');
-        log.error(`storing a message failed: ${(error as Error).message}`);
+        log.error(
+          { smtpSession: envelope.smtpSession },
+          `storing a message failed: ${(error as Error).message}`,
+        );
         throw new DeliveryError('storage', 'store failed');
       } finally {
         slot?.release();
