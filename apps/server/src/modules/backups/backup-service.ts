@@ -51,6 +51,7 @@ export interface BackupTarget {
  */
 const TRANSIENT_FOLDERS = new Set(['tmp', 'uploads', 'backups']);
 const MAX_DEPTH = 8;
+const RESTORE_BATCH_BYTES = 8 * 1024 * 1024;
 
 /** An operator's mistake or a refused operation: the CLI prints the message and exits 1. */
 export class BackupError extends Error {}
@@ -271,6 +272,7 @@ export async function restoreBackup(target: BackupTarget, file: string): Promise
           if (!table) throw new BackupFormatError(`备份中的 ${entry.path} 不属于任何表`);
           if (!createdTables.includes(table.name)) throw new BackupError(`此版本没有表 ${table.name}`);
           let batch: unknown[][] = [];
+          let batchBytes = 0;
           const lines = createInterface({
             input: Readable.from(verified(entry, expected)),
             crlfDelay: Infinity,
@@ -278,9 +280,12 @@ export async function restoreBackup(target: BackupTarget, file: string): Promise
           for await (const line of lines) {
             if (line === '') continue;
             batch.push((JSON.parse(line) as unknown[]).map(decodeValue));
-            if (batch.length >= 200) {
+            batchBytes += line.length;
+            // a few MiB per statement: raw mail chunks are 256 KiB each
+            if (batch.length >= 500 || batchBytes >= RESTORE_BATCH_BYTES) {
               await insertRows(trx, table.name, table.columns, batch);
               batch = [];
+              batchBytes = 0;
             }
           }
           if (batch.length > 0) await insertRows(trx, table.name, table.columns, batch);
