@@ -83,7 +83,8 @@ export function encodeHeader(header: TarHeader): Buffer {
       rest >>= 8n;
     }
   }
-  writeOctal(block, 136, 12, Math.max(0, Math.floor(header.mtime)));
+  // 11 octal digits reach the year 2242; later times are written as that
+  writeOctal(block, 136, 12, Math.min(MAX_OCTAL_SIZE, Math.max(0, Math.floor(header.mtime))));
   block.fill(0x20, 148, 156); // checksum counted as spaces
   block[156] = 0x30; // '0': regular file
   writeString(block, 257, 6, 'ustar\0');
