@@ -41,7 +41,11 @@ const migrations: Record<string, (engine: Engine) => Migration> = {
 
 export const SCHEMA_VERSION = Object.keys(migrations).length;
 
-export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
+/**
+ * Applies the migrations not yet applied; with `only`, just those of its names (a restore first
+ * rebuilds the schema a backup was taken with, loads it, then applies the rest).
+ */
+export async function migrate(db: Kysely<unknown>, engine: Engine, only?: readonly string[]): Promise<void> {
   const migrator = new Migrator({
     db,
     // A migration merged from a parallel branch may carry a lower number than one a development
@@ -49,7 +53,11 @@ export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void
     allowUnorderedMigrations: true,
     provider: {
       getMigrations: async () =>
-        Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(engine)])),
+        Object.fromEntries(
+          Object.entries(migrations)
+            .filter(([name]) => !only || only.includes(name))
+            .map(([name, make]) => [name, make(engine)]),
+        ),
     },
   });
   const { error, results } = await migrator.migrateToLatest();

@@ -240,9 +240,6 @@ export async function restoreBackup(target: BackupTarget, file: string): Promise
   const known = new Set(migrationNames());
   const unknown = manifest.migrations.find((name) => !known.has(name));
   if (unknown) throw new BackupError(`备份来自更新的 Youju（迁移 ${unknown}），请用相同或更新的版本恢复`);
-  if (engine === 'postgres' && manifest.migrations.length !== known.size) {
-    throw new BackupError(`备份来自版本 ${manifest.youjuVersion}，数据库结构与此版本不同：请用同一版本恢复`);
-  }
 
   await mkdir(dirname(dataDir), { recursive: true });
   const staging = join(dirname(dataDir), `.youju-restore-${randomBytes(6).toString('hex')}`);
@@ -256,7 +253,8 @@ export async function restoreBackup(target: BackupTarget, file: string): Promise
       const db = database.db as unknown as Kysely<unknown>;
       if (!(await isPostgresSchemaEmpty(db)))
         throw new BackupError('目标 PostgreSQL 数据库不是空的：只能恢复到空的数据库');
-      await migrate(db, 'postgres');
+      // the schema the backup was taken with; migrations it predates run after the rows are in
+      await migrate(db, 'postgres', manifest.migrations);
       const tables = await listTables(db, 'postgres');
       createdTables = tables.map((table) => table.name);
       await db.transaction().execute(async (trx) => {
@@ -270,7 +268,10 @@ export async function restoreBackup(target: BackupTarget, file: string): Promise
             (candidate) => `database/${candidate.name}.jsonl` === entry.path,
           );
           if (!table) throw new BackupFormatError(`备份中的 ${entry.path} 不属于任何表`);
-          if (!createdTables.includes(table.name)) throw new BackupError(`此版本没有表 ${table.name}`);
+          const created = tables.find((candidate) => candidate.name === table.name);
+          if (!created || created.columns.join() !== table.columns.join()) {
+            throw new BackupFormatError(`备份中表 ${table.name} 的列与其迁移记录不符`);
+          }
           let batch: unknown[][] = [];
           let batchBytes = 0;
           const lines = createInterface({
@@ -297,6 +298,8 @@ export async function restoreBackup(target: BackupTarget, file: string): Promise
             throw new BackupError(`表 ${table.name} 恢复了 ${rows} 行，备份中有 ${table.rows} 行`);
         }
       });
+      await migrate(db, 'postgres');
+      createdTables = (await listTables(db, 'postgres')).map((table) => table.name);
     } else {
       await readArchive(archive, async (entry, expected) => {
         const path = entry.path.startsWith('files/')
