@@ -18,12 +18,17 @@ export interface TableShape {
   columns: string[];
   /** tables this one's foreign keys point at (itself left out) */
   references: string[];
+  /**
+   * set when a foreign key points at the table itself (a folder's parent): its rows are then read
+   * in the order of this primary key, so that a referenced row is inserted before those after it
+   */
+  selfReferenceOrder: string[] | null;
 }
 
 /** Batches stay near this many bytes, so a table of 256 KiB chunks never sits in memory whole. */
 const BATCH_BYTES = 8 * 1024 * 1024;
 const MAX_BATCH_ROWS = 1000;
-/** PostgreSQL takes at most 65535 parameters in one statement. */
+/** parameters per statement, within what both engines take */
 const MAX_PARAMETERS = 30_000;
 
 /**
@@ -47,16 +52,20 @@ async function listSqliteTables(db: AnyDatabase): Promise<TableShape[]> {
     if (name.startsWith('sqlite_')) continue;
     if (virtual.some((table) => name === table || name.startsWith(`${table}_`))) continue;
     // table_info leaves hidden and generated columns out already
-    const columns = await sql<{
-      name: string;
-    }>`select name from pragma_table_info(${name}) order by cid`.execute(db);
+    const columns = await sql<{ name: string; pk: number }>`
+      select name, pk from pragma_table_info(${name}) order by cid`.execute(db);
     const references = await sql<{
       table: string;
     }>`select distinct "table" from pragma_foreign_key_list(${name})`.execute(db);
+    const primaryKey = columns.rows
+      .filter((row) => row.pk > 0)
+      .sort((a, b) => a.pk - b.pk)
+      .map((row) => row.name);
     shapes.push({
       name,
       columns: columns.rows.map((row) => row.name),
       references: references.rows.map((row) => row.table).filter((table) => table !== name),
+      selfReferenceOrder: references.rows.some((row) => row.table === name) ? primaryKey : null,
     });
   }
   return shapes;
@@ -77,12 +86,24 @@ async function listPostgresTables(db: AnyDatabase): Promise<TableShape[]> {
     join pg_class target on target.oid = con.confrelid
     join pg_namespace n on n.oid = source.relnamespace
     where con.contype = 'f' and n.nspname = current_schema()`.execute(db);
+  const primaryKeys = await sql<{ table_name: string; column_name: string }>`
+    select source.relname as table_name, a.attname as column_name
+    from pg_index i
+    join pg_class source on source.oid = i.indrelid
+    join pg_namespace n on n.oid = source.relnamespace
+    join lateral unnest(i.indkey) with ordinality as k(attnum, position) on true
+    join pg_attribute a on a.attrelid = source.oid and a.attnum = k.attnum
+    where i.indisprimary and n.nspname = current_schema()
+    order by source.relname, k.position`.execute(db);
   return tables.rows.map(({ name }) => ({
     name,
     columns: columns.rows.filter((row) => row.table_name === name).map((row) => row.column_name),
     references: references.rows
       .filter((row) => row.source === name && row.target !== name)
       .map((row) => row.target),
+    selfReferenceOrder: references.rows.some((row) => row.source === name && row.target === name)
+      ? primaryKeys.rows.filter((row) => row.table_name === name).map((row) => row.column_name)
+      : null,
   }));
 }
 
@@ -118,22 +139,23 @@ function rowBytes(row: unknown[]): number {
 }
 
 /**
- * Every row of `table` as arrays of values in the order of `columns`, in batches of a few MiB.
+ * Every row of `table` as arrays of values in the order of its columns, in batches of a few MiB.
  * On PostgreSQL `db` must be a transaction (a cursor lives in one); on SQLite the caller's
  * transaction, if any, gives one consistent view of all tables.
  */
 export async function* readRows(
   db: AnyDatabase,
   engine: Engine,
-  table: string,
-  columns: string[],
+  { name: table, columns, selfReferenceOrder }: TableShape,
 ): AsyncGenerator<unknown[][]> {
   const columnList = sql.join(columns.map((column) => sql.id(column)));
+  const orderBy = selfReferenceOrder ?? [];
   if (engine === 'sqlite') {
     let batch: unknown[][] = [];
     let bytes = 0;
+    const select = db.selectFrom(table).select(columns);
     // better-sqlite3 steps through the rows one at a time (Kysely streams only built selects)
-    for await (const record of db.selectFrom(table).select(columns).stream()) {
+    for await (const record of (orderBy.length > 0 ? select.orderBy(orderBy) : select).stream()) {
       const row = columns.map((column) => (record as Record<string, unknown>)[column]);
       batch.push(row);
       bytes += rowBytes(row);
@@ -146,7 +168,9 @@ export async function* readRows(
     if (batch.length > 0) yield batch;
     return;
   }
-  await sql`declare youju_table_rows no scroll cursor for select ${columnList} from ${sql.table(table)}`.execute(
+  const order =
+    orderBy.length > 0 ? sql` order by ${sql.join(orderBy.map((column) => sql.id(column)))}` : sql``;
+  await sql`declare youju_table_rows no scroll cursor for select ${columnList} from ${sql.table(table)}${order}`.execute(
     db,
   );
   try {
@@ -174,19 +198,22 @@ export async function countRows(db: AnyDatabase, table: string): Promise<number>
   return Number(rows[0]?.count ?? 0);
 }
 
-/** Inserts rows (values in the order of `columns`) into a PostgreSQL table, ids included. */
+/** Inserts rows (values in the order of `columns`), ids included. */
 export async function insertRows(
   db: AnyDatabase,
+  engine: Engine,
   table: string,
   columns: string[],
   rows: unknown[][],
 ): Promise<void> {
+  // SQLite takes at most 32766 parameters, PostgreSQL 65535
   const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length)));
+  // OVERRIDING SYSTEM VALUE: the copied ids win over PostgreSQL's identity sequences
+  const overriding = engine === 'postgres' ? sql` overriding system value` : sql``;
   const columnList = sql.join(columns.map((column) => sql.id(column)));
   for (let from = 0; from < rows.length; from += perStatement) {
     const values = rows.slice(from, from + perStatement).map((row) => sql`(${sql.join(row)})`);
-    // OVERRIDING SYSTEM VALUE: the copied ids win over the identity column's sequence
-    await sql`insert into ${sql.table(table)} (${columnList}) overriding system value values ${sql.join(values)}`.execute(
+    await sql`insert into ${sql.table(table)} (${columnList})${overriding} values ${sql.join(values)}`.execute(
       db,
     );
   }

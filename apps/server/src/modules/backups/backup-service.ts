@@ -131,7 +131,7 @@ async function stagePostgresTables(
           const file = join(staging, `table-${tables.length}.jsonl`);
           let rows = 0;
           const lines = async function* () {
-            for await (const batch of readRows(trx, 'postgres', table.name, table.columns)) {
+            for await (const batch of readRows(trx, 'postgres', table)) {
               rows += batch.length;
               yield `${batch.map((row) => JSON.stringify(row.map(encodeValue))).join('\n')}\n`;
             }
@@ -284,12 +284,12 @@ export async function restoreBackup(target: BackupTarget, file: string): Promise
             batchBytes += line.length;
             // a few MiB per statement: raw mail chunks are 256 KiB each
             if (batch.length >= 500 || batchBytes >= RESTORE_BATCH_BYTES) {
-              await insertRows(trx, table.name, table.columns, batch);
+              await insertRows(trx, 'postgres', table.name, table.columns, batch);
               batch = [];
               batchBytes = 0;
             }
           }
-          if (batch.length > 0) await insertRows(trx, table.name, table.columns, batch);
+          if (batch.length > 0) await insertRows(trx, 'postgres', table.name, table.columns, batch);
         });
         await resetSequences(trx);
         for (const table of manifest.tables) {

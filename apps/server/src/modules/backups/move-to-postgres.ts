@@ -81,7 +81,7 @@ export async function moveToPostgres(
     for (const table of targetTables) {
       const checksum = new TableChecksum();
       await targetDb.transaction().execute(async (trx) => {
-        for await (const batch of readRows(trx, 'postgres', table.name, table.columns)) {
+        for await (const batch of readRows(trx, 'postgres', table)) {
           for (const row of batch) checksum.add(row);
         }
       });
@@ -118,9 +118,9 @@ async function copyAll(
       const copied: MovedTable[] = [];
       for (const table of tables) {
         const checksum = new TableChecksum();
-        for await (const batch of readRows(reader, 'sqlite', table.name, table.columns)) {
+        for await (const batch of readRows(reader, 'sqlite', table)) {
           for (const row of batch) checksum.add(row);
-          await insertRows(writer, table.name, table.columns, batch);
+          await insertRows(writer, 'postgres', table.name, table.columns, batch);
         }
         copied.push({ name: table.name, rows: checksum.rows, checksum: checksum.digest });
         progress(`${table.name}：${checksum.rows} 行`);
