@@ -114,7 +114,13 @@ function declaredSize(address: SMTPServerAddress | false): number {
  */
 export async function startSubmissionServer(
   app: FastifyInstance,
-  options: { port?: number | null; host?: string; secure?: boolean } = {},
+  options: {
+    port?: number | null;
+    host?: string;
+    secure?: boolean;
+    /** false for a listener started after the app (tests), which its starter closes */
+    closeWithApp?: boolean;
+  } = {},
 ): Promise<SubmissionServerHandle | null> {
   const { config, services } = app;
   const secure = options.secure === true;
@@ -286,7 +292,8 @@ export async function startSubmissionServer(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-  app.addHook('preClose', async () => handle.close());
+  // Stop taking mail before the HTTP server and the database go away.
+  if (options.closeWithApp !== false) app.addHook('preClose', async () => handle.close());
   return handle;
 }
 
