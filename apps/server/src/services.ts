@@ -19,6 +19,7 @@ import { createFilterService } from './modules/filters/index.js';
 import { createBlacklistService, createFirewallService } from './modules/firewall/index.js';
 import { createHealthService } from './modules/health/index.js';
 import { createInboundService, createMailEvents, createMailService } from './modules/mail/index.js';
+import { createMailClientsService } from './modules/mail-clients/index.js';
 import { createOpenApiService } from './modules/open-api/index.js';
 import { createOrderService } from './modules/orders/index.js';
 import { createPaySettingsStore } from './modules/payments/index.js';
@@ -158,6 +159,8 @@ export function createServices(
     apiKeys: createApiKeyService(db),
     openApi: createOpenApiService({ db, mail, mailEvents, settings }),
     dashboard: createDashboardService(db),
+    // What mail clients are told: autoconfig, autodiscover, Apple profiles, the client-settings screen
+    mailClients: createMailClientsService({ db, config }),
   };
 }
 
