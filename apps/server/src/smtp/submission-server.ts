@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  SMTPServer,
   type SMTPServerAddress,
   type SMTPServerAuthentication,
   type SMTPServerAuthenticationResponse,
-  SMTPServer,
   type SMTPServerDataStream,
   type SMTPServerSession,
 } from 'smtp-server';
@@ -163,7 +163,9 @@ export async function startSubmissionServer(
     const failed = () => {
       const count = (failedAuth.get(session) ?? 0) + 1;
       failedAuth.set(session, count);
-      return count >= SUBMISSION_LIMITS.maxFailedAuth ? Replies.tooManyAuthFailures() : Replies.badCredentials();
+      return count >= SUBMISSION_LIMITS.maxFailedAuth
+        ? Replies.tooManyAuthFailures()
+        : Replies.badCredentials();
     };
     try {
       const mailbox = await services.auth.authenticateMailbox(auth.username ?? '', auth.password ?? '', {

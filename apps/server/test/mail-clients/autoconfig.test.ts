@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SenderWorld, senderWorld } from '../sending/sending-helpers.js';
 import { expectOk } from '../support/api.js';
 import { createAddress, createUser } from '../support/fixtures.js';
 import { startTestServerAsAdmin, type TestServer } from '../support/test-server.js';
-import { type SenderWorld, senderWorld } from '../sending/sending-helpers.js';
 
 const run = promisify(execFile);
 
@@ -59,7 +59,9 @@ describe('mail-client autoconfiguration', () => {
   let world: SenderWorld;
 
   beforeAll(async () => {
-    ({ server, admin } = await startTestServerAsAdmin({ env: { ...PORTS, MAIL_HOSTNAME: 'mail.youju.test' } }));
+    ({ server, admin } = await startTestServerAsAdmin({
+      env: { ...PORTS, MAIL_HOSTNAME: 'mail.youju.test' },
+    }));
     world = await senderWorld(server, 'clients', 'clients.test');
   });
   afterAll(async () => server?.close());
@@ -82,14 +84,40 @@ describe('mail-client autoconfiguration', () => {
       expect(parsed.id).toBe('mail.youju.test');
       // POP3_PORT=0 and POP3S_PORT unset: no POP3 at all.
       expect(parsed.servers).toEqual([
-        { type: 'imap', hostname: 'mail.youju.test', port: 1993, socketType: 'SSL', username: '%EMAILADDRESS%' },
-        { type: 'imap', hostname: 'mail.youju.test', port: 1143, socketType: 'STARTTLS', username: '%EMAILADDRESS%' },
-        { type: 'smtp', hostname: 'mail.youju.test', port: 1465, socketType: 'SSL', username: '%EMAILADDRESS%' },
-        { type: 'smtp', hostname: 'mail.youju.test', port: 1587, socketType: 'STARTTLS', username: '%EMAILADDRESS%' },
+        {
+          type: 'imap',
+          hostname: 'mail.youju.test',
+          port: 1993,
+          socketType: 'SSL',
+          username: '%EMAILADDRESS%',
+        },
+        {
+          type: 'imap',
+          hostname: 'mail.youju.test',
+          port: 1143,
+          socketType: 'STARTTLS',
+          username: '%EMAILADDRESS%',
+        },
+        {
+          type: 'smtp',
+          hostname: 'mail.youju.test',
+          port: 1465,
+          socketType: 'SSL',
+          username: '%EMAILADDRESS%',
+        },
+        {
+          type: 'smtp',
+          hostname: 'mail.youju.test',
+          port: 1587,
+          socketType: 'STARTTLS',
+          username: '%EMAILADDRESS%',
+        },
       ]);
     }
     const forAddress = await (await get(`/mail/config-v1.1.xml?emailaddress=${world.mailboxAddress}`)).text();
-    expect(((await parseWithPython('clientConfig', forAddress)) as { domain: string }).domain).toBe('clients.test');
+    expect(((await parseWithPython('clientConfig', forAddress)) as { domain: string }).domain).toBe(
+      'clients.test',
+    );
   });
 
   it('answers unknown and hostile addresses with the same well-formed generic document', async () => {
@@ -129,7 +157,10 @@ describe('mail-client autoconfiguration', () => {
       });
     const response = await post(request(world.mailboxAddress));
     expect(response.status).toBe(200);
-    const protocols = (await parseWithPython('autodiscover', await response.text())) as Record<string, string>[];
+    const protocols = (await parseWithPython('autodiscover', await response.text())) as Record<
+      string,
+      string
+    >[];
     expect(protocols.map((protocol) => [protocol.Type, protocol.Port, protocol.Encryption])).toEqual([
       ['IMAP', '1993', 'SSL'],
       ['IMAP', '1143', 'TLS'],
@@ -137,7 +168,11 @@ describe('mail-client autoconfiguration', () => {
       ['SMTP', '1587', 'TLS'],
     ]);
     for (const protocol of protocols) {
-      expect(protocol).toMatchObject({ Server: 'mail.youju.test', LoginName: world.mailboxAddress, SSL: 'on' });
+      expect(protocol).toMatchObject({
+        Server: 'mail.youju.test',
+        LoginName: world.mailboxAddress,
+        SSL: 'on',
+      });
     }
 
     // An entity (XXE, billion laughs) is inert text: no LoginName, no file contents, no hang.
@@ -152,7 +187,12 @@ describe('mail-client autoconfiguration', () => {
     const hostile = await (await post(request('<x>"&lt;@a.test'), 'application/xml')).text();
     expect(hostile).not.toContain('LoginName');
     const unknown = await (await post(request('nobody@clients.test'), 'text/plain')).text();
-    expect(unknown).toBe((await (await post(request(world.mailboxAddress))).text()).replaceAll(world.mailboxAddress, 'nobody@clients.test'));
+    expect(unknown).toBe(
+      (await (await post(request(world.mailboxAddress))).text()).replaceAll(
+        world.mailboxAddress,
+        'nobody@clients.test',
+      ),
+    );
     // Over the size cap: refused, not read.
     const big = await post(request(world.mailboxAddress, `<!--${'x'.repeat(20_000)}-->`));
     expect(big.status).toBe(413);
@@ -167,20 +207,23 @@ describe('mail-client autoconfiguration', () => {
       hostname: 'mail.youju.test',
       canLogin: true,
     });
-    expect(own.body.data.servers.map((entry) => `${entry.protocol}:${entry.port}:${entry.security}`)).toEqual([
-      'imap:1993:SSL',
-      'imap:1143:STARTTLS',
-      'smtp:1465:SSL',
-      'smtp:1587:STARTTLS',
-    ]);
+    expect(own.body.data.servers.map((entry) => `${entry.protocol}:${entry.port}:${entry.security}`)).toEqual(
+      ['imap:1993:SSL', 'imap:1143:STARTTLS', 'smtp:1465:SSL', 'smtp:1587:STARTTLS'],
+    );
 
-    const address = await createAddress(server, { userToken: world.userToken, domainId: world.domainId }, 'plain');
+    const address = await createAddress(
+      server,
+      { userToken: world.userToken, domainId: world.domainId },
+      'plain',
+    );
     const byOwner = await server.api('GET', `user/getClientSettings?address=${address.address}`, {
       token: world.userToken,
     });
     expectOk(byOwner.body);
     expect(byOwner.body.data.canLogin).toBe(false);
-    expectOk((await server.api('GET', `user/getClientSettings?address=${address.address}`, { token: admin })).body);
+    expectOk(
+      (await server.api('GET', `user/getClientSettings?address=${address.address}`, { token: admin })).body,
+    );
 
     const stranger = await createUser(server, 'clients-stranger');
     const foreign = await server.api('GET', `user/getClientSettings?address=${address.address}`, {

@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSubmissionServer, type SubmissionServerHandle } from '../../src/smtp/submission-server.js';
+import { type SubmissionServerHandle, startSubmissionServer } from '../../src/smtp/submission-server.js';
+import { type SenderWorld, senderWorld, startRecordingSmtp, verifyDkim } from '../sending/sending-helpers.js';
 import { expectOk } from '../support/api.js';
 import { installCertificate, makeCertificate } from '../support/certificates.js';
 import { createAddress, inbox } from '../support/fixtures.js';
 import { SmtpClient } from '../support/smtp-client.js';
 import { startTestServerAsAdmin, stopAll, type TestServer } from '../support/test-server.js';
 import { waitFor } from '../support/wait-for.js';
-import { type SenderWorld, senderWorld, startRecordingSmtp, verifyDkim } from '../sending/sending-helpers.js';
 
 const run = promisify(execFile);
 const HOST = 'mx.youju.test';
@@ -60,7 +60,11 @@ describe('SMTP submission', () => {
     }));
     world = await senderWorld(server, 'submit', 'submit.test');
     await createAddress(server, { userToken: world.userToken, domainId: world.domainId }, 'lisi');
-    const started = await startSubmissionServer(server.app, { port: 0, host: '127.0.0.1', closeWithApp: false });
+    const started = await startSubmissionServer(server.app, {
+      port: 0,
+      host: '127.0.0.1',
+      closeWithApp: false,
+    });
     const tls = await startSubmissionServer(server.app, {
       port: 0,
       host: '127.0.0.1',
@@ -70,7 +74,8 @@ describe('SMTP submission', () => {
     if (!started || !tls) throw new Error('submission listeners did not start');
     starttls = started;
     implicit = tls;
-    if (remoteAddress) remote = await startSubmissionServer(server.app, {
+    if (remoteAddress)
+      remote = await startSubmissionServer(server.app, {
         port: 0,
         host: remoteAddress,
         closeWithApp: false,
@@ -288,7 +293,9 @@ with smtplib.SMTP('127.0.0.1', port, timeout=20) as s:
     expect(answers.at(-1)).toBe(454);
     // Even the right password waits for the window to pass.
     const session = await loggedInAsNobody();
-    expect((await session.command(`AUTH PLAIN ${base64('\0victim@submit.test\0victim-pass-1')}`)).code).toBe(454);
+    expect((await session.command(`AUTH PLAIN ${base64('\0victim@submit.test\0victim-pass-1')}`)).code).toBe(
+      454,
+    );
     await session.quit();
   });
 
@@ -362,7 +369,9 @@ with smtplib.SMTP('127.0.0.1', port, timeout=20) as s:
     const session = await SmtpClient.connect(starttls.port);
     await session.read();
     await session.command('EHLO localhost');
-    expect((await session.command(`AUTH PLAIN ${base64('\0visitor@submit.test\0visitor-pass-1')}`)).code).toBe(235);
+    expect(
+      (await session.command(`AUTH PLAIN ${base64('\0visitor@submit.test\0visitor-pass-1')}`)).code,
+    ).toBe(235);
     expect((await session.command('MAIL FROM:<visitor@submit.test>')).code).toBe(250);
     const outside = await session.command('RCPT TO:<someone@remote.test>');
     expect(outside.code).toBe(550);

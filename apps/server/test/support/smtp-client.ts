@@ -30,7 +30,10 @@ export class SmtpClient {
   }
 
   /** Connects over plain TCP to 127.0.0.1 (or `host`), from `localAddress` when given (127.0.0.2 …). */
-  static async connect(port: number, options: { localAddress?: string; host?: string } = {}): Promise<SmtpClient> {
+  static async connect(
+    port: number,
+    options: { localAddress?: string; host?: string } = {},
+  ): Promise<SmtpClient> {
     const socket = connectTcp({
       port,
       host: options.host ?? '127.0.0.1',

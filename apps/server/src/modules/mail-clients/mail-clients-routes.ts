@@ -19,8 +19,10 @@ export const autoconfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // Outlook posts text/xml; some clients send no or another type. Read any body as text here only
   // (this plugin's routes), with a small cap; it is never given to an XML parser.
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: AUTODISCOVER_MAX_BYTES }, (_request, body, done) =>
-    done(null, body),
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'string', bodyLimit: AUTODISCOVER_MAX_BYTES },
+    (_request, body, done) => done(null, body),
   );
 
   for (const path of [AUTOCONFIG_PATHS.thunderbird, AUTOCONFIG_PATHS.thunderbirdIspdb]) {
@@ -47,7 +49,10 @@ export const clientSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/getClientSettings',
-    { onRequest: signedIn, schema: { querystring: ClientSettingsQuery, response: { 200: Envelope(ClientSettingsData) } } },
+    {
+      onRequest: signedIn,
+      schema: { querystring: ClientSettingsQuery, response: { 200: Envelope(ClientSettingsData) } },
+    },
     async (request) => ok(await mailClients.clientSettings(caller(request), request.query.address)),
   );
 

@@ -20,7 +20,8 @@ export const AUTODISCOVER_MAX_BYTES = 16 * 1024;
 const NOT_YOURS = '该地址不存在或不属于你，请从地址列表中选择自己的地址';
 
 /** RFC 5321 section 4.1.2 Mailbox, strictly and in ASCII: only what is safe to echo anywhere. */
-const ADDRESS = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+const ADDRESS =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
 /** An address a client sent us (query string, XML), or null when it is not a plain address. */
 export function plainAddress(value: unknown): string | null {
@@ -31,9 +32,20 @@ export function plainAddress(value: unknown): string | null {
 
 /** XML 1.0 character data and attribute values (section 2.4): the five markup characters escaped. */
 export function xmlEscape(text: string): string {
-  // Characters XML 1.0 does not allow at all (section 2.2) are dropped rather than escaped.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters removed
-  return text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`).replace(/[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/g, '');
+  let out = '';
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    // Characters XML 1.0 does not allow at all (section 2.2) are dropped rather than escaped.
+    if (
+      (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) ||
+      code === 0xfffe ||
+      code === 0xffff
+    ) {
+      continue;
+    }
+    out += '<>&\'"'.includes(char) ? `&#${code};` : char;
+  }
+  return out;
 }
 
 /**
@@ -42,9 +54,10 @@ export function xmlEscape(text: string): string {
  * laughs) is inert text. Null when there is none or it is not a plain address.
  */
 export function autodiscoverAddress(body: string): string | null {
-  const match = /<(?:[A-Za-z][\w.-]*:)?EMailAddress\s*>([^<]{1,320})<\/(?:[A-Za-z][\w.-]*:)?EMailAddress\s*>/.exec(
-    body.slice(0, AUTODISCOVER_MAX_BYTES),
-  );
+  const match =
+    /<(?:[A-Za-z][\w.-]*:)?EMailAddress\s*>([^<]{1,320})<\/(?:[A-Za-z][\w.-]*:)?EMailAddress\s*>/.exec(
+      body.slice(0, AUTODISCOVER_MAX_BYTES),
+    );
   return plainAddress(match?.[1]);
 }
 
@@ -65,7 +78,13 @@ export function createMailClientsService(deps: {
   db: Kysely<Database>;
   config: Pick<
     Config,
-    'mailHostname' | 'imapPort' | 'imapsPort' | 'pop3Port' | 'pop3sPort' | 'submissionPort' | 'submissionsPort'
+    | 'mailHostname'
+    | 'imapPort'
+    | 'imapsPort'
+    | 'pop3Port'
+    | 'pop3sPort'
+    | 'submissionPort'
+    | 'submissionsPort'
   >;
 }) {
   const { db, config } = deps;
@@ -94,7 +113,8 @@ export function createMailClientsService(deps: {
       }
       return own;
     }
-    if (requested === undefined || requested.trim() === '') throw ApiError.badRequest('请提供邮箱地址 address');
+    if (requested === undefined || requested.trim() === '')
+      throw ApiError.badRequest('请提供邮箱地址 address');
     const address = plainAddress(requested);
     const row = address ? await findMailboxByAddress(db, address) : undefined;
     // One answer for "no such address" and "someone else's": nothing to learn by probing.
@@ -146,7 +166,9 @@ export function createMailClientsService(deps: {
         '        <SSL>on</SSL>',
         `        <Encryption>${entry.security === 'SSL' ? 'SSL' : 'TLS'}</Encryption>`,
         '        <AuthRequired>on</AuthRequired>',
-        ...(entry.protocol === 'smtp' ? ['        <UsePOPAuth>on</UsePOPAuth>', '        <SMTPLast>off</SMTPLast>'] : []),
+        ...(entry.protocol === 'smtp'
+          ? ['        <UsePOPAuth>on</UsePOPAuth>', '        <SMTPLast>off</SMTPLast>']
+          : []),
         '      </Protocol>',
       ].join('\n');
     // Outlook takes the first protocol of each type it knows; list the preferred ones first.
@@ -222,7 +244,10 @@ export function createMailClientsService(deps: {
       '  </array>',
       dict(
         [
-          ['PayloadDescription', text(`在 iPhone、iPad 和 Mac 的“邮件”中添加 ${address}（安装时输入邮箱密码）`)],
+          [
+            'PayloadDescription',
+            text(`在 iPhone、iPad 和 Mac 的“邮件”中添加 ${address}（安装时输入邮箱密码）`),
+          ],
           ['PayloadDisplayName', text(`邮箱 ${address}`)],
           ['PayloadIdentifier', text(identifier)],
           ['PayloadRemovalDisallowed', '<false/>'],

@@ -433,7 +433,9 @@ export function createSendingService(deps: SendingDeps) {
         sha256: file.sha256,
         created_at: now,
       });
-      await copyFileToChunks(file.path, file.size, (seq, data) => insertSentMessageChunk(trx, sentId, seq, data));
+      await copyFileToChunks(file.path, file.size, (seq, data) =>
+        insertSentMessageChunk(trx, sentId, seq, data),
+      );
       await insertDeliveries(
         trx,
         item.recipients.map((rcpt) => ({
@@ -491,12 +493,18 @@ export function createSendingService(deps: SendingDeps) {
     const giveBack = await reserveSend('mailbox', sender, limits);
     let signed: SignedMessage | null = null;
     try {
-      signed = await signToFile(message.open(), await dkim.signingKeysFor(sender.domain), spoolDir, sender.domain);
+      signed = await signToFile(
+        message.open(),
+        await dkim.signingKeysFor(sender.domain),
+        spoolDir,
+        sender.domain,
+      );
       if (signed.size > limits.maxMessageBytes) {
         throw new ApiError(ErrorCode.tooLarge, `邮件过大：不能超过 ${formatBytes(limits.maxMessageBytes)}`);
       }
       const parsed = await parseMail(signed.path);
-      const listed = (people: { address: string }[]) => people.map((person) => normalizeAddress(person.address));
+      const listed = (people: { address: string }[]) =>
+        people.map((person) => normalizeAddress(person.address));
       const to = listed(parsed.to);
       const cc = listed(parsed.cc);
       const shown = new Set([...to, ...cc]);

@@ -75,9 +75,11 @@ export async function readSubmittedMessage(
 ): Promise<SubmittedMessage> {
   const block = await readHeaderBlock(createReadStream(path));
   // The header block ends at the first empty line; a message without one is all header.
-  const bodyStart = block.length + 4 <= size ? block.length + 4 : size;
+  const bodyStart = Math.min(block.length + 4, size);
   const fields = fieldsOf(block);
-  const from = fields.filter((field) => field.name === 'from').flatMap((field) => addressesOf(fieldValue(field)));
+  const from = fields
+    .filter((field) => field.name === 'from')
+    .flatMap((field) => addressesOf(fieldValue(field)));
   const kept = fields.filter((field) => field.name !== 'bcc');
   const existingId = fields.find((field) => field.name === 'message-id');
   const messageId = existingId ? fieldValue(existingId) : newMessageId(senderDomain);

@@ -91,8 +91,7 @@ export const Replies = {
   /** RFC 4954 section 6: 535 5.7.8 authentication credentials invalid */
   badCredentials: () => new SmtpReply(535, '5.7.8', 'Authentication credentials invalid'),
   /** RFC 4954 section 6: 454 4.7.0 temporary authentication failure (throttled, or our failure) */
-  authUnavailable: () =>
-    new SmtpReply(454, '4.7.0', 'Temporary authentication failure, try again later'),
+  authUnavailable: () => new SmtpReply(454, '4.7.0', 'Temporary authentication failure, try again later'),
   /** too many failed AUTH attempts in one session: the session closes (RFC 5321 section 3.8) */
   tooManyAuthFailures: () =>
     new SmtpReply(421, '4.7.0', 'Too many failed authentication attempts, closing connection'),
