@@ -108,6 +108,11 @@ export function createServices(
     metrics,
   });
   const security = createSecurityService(db);
+  const certificates = createCertificateService({
+    dataDir: config.dataDir,
+    mailHostname: config.mailHostname,
+    log,
+  });
   return {
     // Operations: readiness and the Prometheus metrics of this app (its own registry).
     health,
@@ -135,11 +140,7 @@ export function createServices(
     domains,
     dkim,
     dns: createDnsService({ db, config, domains, dkim }),
-    certificates: createCertificateService({
-      dataDir: config.dataDir,
-      mailHostname: config.mailHostname,
-      log,
-    }),
+    certificates,
     emailAccounts: createEmailAccountService({ db, engine, domains, settings }),
     cards: createCardService({ db, engine, domains, settings, rateLimits }),
     paySettings,
@@ -160,7 +161,12 @@ export function createServices(
     openApi: createOpenApiService({ db, mail, mailEvents, settings }),
     dashboard: createDashboardService(db),
     // What mail clients are told: autoconfig, autodiscover, Apple profiles, the client-settings screen
-    mailClients: createMailClientsService({ db, config }),
+    mailClients: createMailClientsService({
+      db,
+      config,
+      // The implicit-TLS listeners start only with a valid certificate (startSmtpsServer and kin).
+      tlsReady: () => certificates.defaultCertificate() !== null,
+    }),
   };
 }
 

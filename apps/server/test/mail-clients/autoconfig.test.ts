@@ -3,8 +3,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SenderWorld, senderWorld } from '../sending/sending-helpers.js';
 import { expectOk } from '../support/api.js';
+import { installCertificate, makeCertificate } from '../support/certificates.js';
 import { createAddress, createUser } from '../support/fixtures.js';
-import { startTestServerAsAdmin, type TestServer } from '../support/test-server.js';
+import { startTestServer, startTestServerAsAdmin, type TestServer } from '../support/test-server.js';
 
 const run = promisify(execFile);
 
@@ -61,6 +62,9 @@ describe('mail-client autoconfiguration', () => {
   beforeAll(async () => {
     ({ server, admin } = await startTestServerAsAdmin({
       env: { ...PORTS, MAIL_HOSTNAME: 'mail.youju.test' },
+      // The implicit-TLS ports are advertised only with a valid certificate (their listeners need one).
+      prepareDataDir: (dataDir) =>
+        installCertificate(dataDir, 'mail.youju.test', makeCertificate(['mail.youju.test'])),
     }));
     world = await senderWorld(server, 'clients', 'clients.test');
   });
@@ -277,6 +281,17 @@ describe('mail-client autoconfiguration', () => {
     );
     expect(foreign.status).toBe(404);
     expect((await fetch(`${server.baseUrl}/api/user/getMobileConfig`)).status).toBe(401);
+  });
+
+  it('leaves out the implicit-TLS ports while no certificate is installed', async () => {
+    const bare = await startTestServer({ env: { ...PORTS, MAIL_HOSTNAME: 'mail.youju.test' } });
+    try {
+      const text = await (await fetch(`${bare.baseUrl}/.well-known/autoconfig/mail/config-v1.1.xml`)).text();
+      const parsed = (await parseWithPython('clientConfig', text)) as { servers: { port: number }[] };
+      expect(parsed.servers.map((entry) => entry.port)).toEqual([1143, 1587]);
+    } finally {
+      await bare.close();
+    }
   });
 
   it('keeps the firewall in front of the public documents', async () => {

@@ -86,6 +86,11 @@ export function createMailClientsService(deps: {
     | 'submissionPort'
     | 'submissionsPort'
   >;
+  /**
+   * Whether a valid certificate is installed: without one the implicit-TLS listeners (IMAPS, POP3S,
+   * SUBMISSIONS) are not started, so they are not advertised either.
+   */
+  tlsReady: () => boolean;
 }) {
   const { db, config } = deps;
   const hostname = config.mailHostname;
@@ -93,8 +98,9 @@ export function createMailClientsService(deps: {
   /** Implicit TLS first (RFC 8314 section 3: preferred), then STARTTLS; only listeners that are on. */
   function servers(): ClientServer[] {
     const list: ClientServer[] = [];
+    const tls = deps.tlsReady();
     const add = (protocol: ClientServer['protocol'], ssl: number | null, starttls: number | null) => {
-      if (ssl !== null) list.push({ protocol, hostname, port: ssl, security: 'SSL' });
+      if (ssl !== null && tls) list.push({ protocol, hostname, port: ssl, security: 'SSL' });
       if (starttls !== null) list.push({ protocol, hostname, port: starttls, security: 'STARTTLS' });
     };
     add('imap', config.imapsPort, config.imapPort);
