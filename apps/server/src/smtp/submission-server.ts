@@ -283,6 +283,11 @@ export async function startSubmissionServer(
   const boundPort = await listen(server, port, options.host ?? config.host);
   const certificates = followCertificates(app, server, secure);
   let closed = false;
+  // Readiness (/readyz) and the SMTP-session gauge count this listener beside the inbound ones.
+  const stopTracking = services.health.trackSmtpListener({
+    listening: () => !closed && server.server.listening,
+    sessions: () => server.connections.size,
+  });
   const handle: SubmissionServerHandle = {
     port: boundPort,
     server,
@@ -291,6 +296,7 @@ export async function startSubmissionServer(
       if (closed) return;
       closed = true;
       certificates.stop();
+      stopTracking();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
