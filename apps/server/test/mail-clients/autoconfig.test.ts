@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { type SenderWorld, senderWorld } from '../sending/sending-helpers.js';
 import { expectOk } from '../support/api.js';
 import { installCertificate, makeCertificate } from '../support/certificates.js';
@@ -292,6 +293,21 @@ describe('mail-client autoconfiguration', () => {
     } finally {
       await bare.close();
     }
+  });
+
+  it('reads the mail-client ports from the environment: defaults, 0 = off, bad values named', () => {
+    const defaults = loadConfig({});
+    expect([defaults.imapPort, defaults.imapsPort, defaults.pop3Port, defaults.pop3sPort]).toEqual([
+      1143,
+      null,
+      1110,
+      null,
+    ]);
+    expect([defaults.submissionPort, defaults.submissionsPort]).toEqual([1587, null]);
+    const off = loadConfig({ SUBMISSION_PORT: '0', IMAP_PORT: '0', SUBMISSIONS_PORT: '465' });
+    expect([off.submissionPort, off.imapPort, off.submissionsPort]).toEqual([null, null, 465]);
+    expect(() => loadConfig({ SUBMISSIONS_PORT: 'abc' })).toThrow(/SUBMISSIONS_PORT/);
+    expect(() => loadConfig({ POP3_PORT: '70000' })).toThrow(/POP3_PORT/);
   });
 
   it('keeps the firewall in front of the public documents', async () => {

@@ -11,7 +11,7 @@ import { expectOk } from '../support/api.js';
 import { installCertificate, makeCertificate } from '../support/certificates.js';
 import { createAddress, inbox } from '../support/fixtures.js';
 import { SmtpClient } from '../support/smtp-client.js';
-import { startTestServerAsAdmin, stopAll, type TestServer } from '../support/test-server.js';
+import { startTestServer, startTestServerAsAdmin, stopAll, type TestServer } from '../support/test-server.js';
 import { waitFor } from '../support/wait-for.js';
 
 const run = promisify(execFile);
@@ -227,6 +227,18 @@ with smtplib.SMTP('127.0.0.1', port, timeout=20) as s:
         ),
       { what: 'the curl message in the inbox' },
     );
+  });
+
+  it('does not start the implicit-TLS listener without a certificate, nor a listener that is off', async () => {
+    const bare = await startTestServer();
+    try {
+      expect(
+        await startSubmissionServer(bare.app, { port: 0, secure: true, closeWithApp: false }),
+      ).toBeNull();
+      expect(await startSubmissionServer(bare.app, { port: null })).toBeNull();
+    } finally {
+      await bare.close();
+    }
   });
 
   it('refuses MAIL before AUTH with 530 5.7.0', async () => {
