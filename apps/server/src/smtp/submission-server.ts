@@ -160,12 +160,11 @@ export async function startSubmissionServer(
     session: SMTPServerSession,
   ): Promise<SMTPServerAuthenticationResponse> {
     if (!session.secure && !isLoopback(session.remoteAddress)) throw Replies.startTlsFirst();
-    const failed = () => {
+    // Every refused AUTH counts, throttled ones too: the third in a session closes it.
+    const failed = (reply: SmtpReply) => {
       const count = (failedAuth.get(session) ?? 0) + 1;
       failedAuth.set(session, count);
-      return count >= SUBMISSION_LIMITS.maxFailedAuth
-        ? Replies.tooManyAuthFailures()
-        : Replies.badCredentials();
+      return count >= SUBMISSION_LIMITS.maxFailedAuth ? Replies.tooManyAuthFailures() : reply;
     };
     try {
       const mailbox = await services.auth.authenticateMailbox(auth.username ?? '', auth.password ?? '', {
@@ -177,9 +176,9 @@ export async function startSubmissionServer(
     } catch (error) {
       if (error instanceof ApiError) {
         // 429: the shared login throttle of this account and source (auth-service), RFC 4954 454.
-        if (error.code === 429) throw Replies.authUnavailable();
+        if (error.code === 429) throw failed(Replies.authUnavailable());
         // 400 wrong credentials, 403 disabled or expired: the same answer, nothing to tell apart.
-        throw failed();
+        throw failed(Replies.badCredentials());
       }
       throw error;
     }
