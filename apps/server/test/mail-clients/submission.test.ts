@@ -241,6 +241,30 @@ with smtplib.SMTP('127.0.0.1', port, timeout=20) as s:
     }
   });
 
+  it('caps sessions per source (421 beyond) and refuses blacklisted addresses (554) like port 25', async () => {
+    const open: SmtpClient[] = [];
+    try {
+      for (let index = 0; index < 10; index++) {
+        const client = await SmtpClient.connect(starttls.port, { localAddress: '127.0.0.5' });
+        expect((await client.read()).code).toBe(220);
+        open.push(client);
+      }
+      const over = await SmtpClient.connect(starttls.port, { localAddress: '127.0.0.5' });
+      const refused = await over.read();
+      expect(refused.code).toBe(421);
+      expect(refused.text).toMatch(/^4\.7\.0 /);
+      // Another source still gets in.
+      const other = await SmtpClient.connect(starttls.port, { localAddress: '127.0.0.6' });
+      expect((await other.read()).code).toBe(220);
+      await other.quit();
+    } finally {
+      for (const client of open) await client.quit();
+    }
+    expectOk((await server.api('GET', 'waf/addBlacklistIP?ip=127.0.0.7', { token: admin })).body);
+    const blocked = await SmtpClient.connect(starttls.port, { localAddress: '127.0.0.7' });
+    expect((await blocked.read()).code).toBe(554);
+  });
+
   it('refuses MAIL before AUTH with 530 5.7.0', async () => {
     const client = await SmtpClient.connect(starttls.port);
     await client.read();
