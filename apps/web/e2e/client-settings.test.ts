@@ -2,7 +2,7 @@ import type { LoginEmailData } from '@youju/contract';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDomain, ok, uniqueName } from './support/api';
-import { menuNames } from './support/browser';
+import { latinWords, menuNames } from './support/browser';
 import { freePort } from './support/server';
 import { setUpBrowserSuite } from './support/suite';
 
@@ -58,6 +58,19 @@ describe('client settings screen', () => {
       await page.locator('.ant-layout-sider').getByRole('menuitem', { name: '客户端设置' }).click();
       await page.waitForURL(`${suite.baseUrl}/user/clientSettings`);
       await checkScreen(page);
+      // Chinese throughout: Latin letters only in data, protocol and product names.
+      const origin = suite.baseUrl;
+      expect(
+        await latinWords(page, [
+          address,
+          HOST,
+          `${origin}/.well-known/autoconfig/mail/config-v1.1.xml`,
+          `${origin}/autodiscover/autodiscover.xml`,
+          'admin',
+          ...['IMAP', 'POP3', 'SMTP', 'STARTTLS', 'SSL/TLS', 'Foxmail', 'Thunderbird', 'Outlook'],
+          ...['Apple', 'iPhone', 'iPad', 'Mac', 'autoconfig', 'autodiscover', 'Youju'],
+        ]),
+      ).toEqual([]);
 
       // The port's copy button puts exactly the port on the clipboard.
       await page
