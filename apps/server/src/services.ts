@@ -166,6 +166,7 @@ export function createServices(
       config,
       // The implicit-TLS listeners start only with a valid certificate (startSmtpsServer and kin).
       tlsReady: () => certificates.defaultCertificate() !== null,
+      rateLimits,
     }),
   };
 }

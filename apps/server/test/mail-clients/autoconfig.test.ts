@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { request } from 'node:http';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -310,23 +311,30 @@ describe('mail-client autoconfiguration', () => {
     expect(() => loadConfig({ POP3_PORT: '70000' })).toThrow(/POP3_PORT/);
   });
 
-  it('keeps the firewall in front of the public documents', async () => {
-    await server.api('GET', 'waf/addBlacklistIP?ip=127.0.0.9', { token: admin });
-    const blocked = await server.api('GET', 'waf/getBlacklist', { token: admin });
-    expectOk(blocked.body);
-    const { request } = await import('node:http');
-    const status = await new Promise<number>((resolve, reject) => {
-      const url = new URL(`${server.baseUrl}/.well-known/autoconfig/mail/config-v1.1.xml`);
-      const req = request(
-        { host: url.hostname, port: url.port, path: url.pathname, localAddress: '127.0.0.9' },
-        (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        },
-      );
+  /** The status of GET `path` sent from the loopback address `localAddress`. */
+  function statusFrom(localAddress: string, path: string): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      const url = new URL(`${server.baseUrl}${path}`);
+      const req = request({ host: url.hostname, port: url.port, path: url.pathname, localAddress }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
       req.once('error', reject);
       req.end();
     });
-    expect(status).toBe(403);
+  }
+
+  it('keeps the firewall in front of the public documents', async () => {
+    expectOk((await server.api('GET', 'waf/addBlacklistIP?ip=127.0.0.9', { token: admin })).body);
+    expect(await statusFrom('127.0.0.9', '/.well-known/autoconfig/mail/config-v1.1.xml')).toBe(403);
+  });
+
+  it('limits each source to 120 requests a minute (429), others unaffected', async () => {
+    const path = '/mail/config-v1.1.xml';
+    const statuses: number[] = [];
+    for (let index = 0; index < 121; index++) statuses.push(await statusFrom('127.0.0.8', path));
+    expect(statuses.slice(0, 120).every((status) => status === 200)).toBe(true);
+    expect(statuses[120]).toBe(429);
+    expect(await statusFrom('127.0.0.10', path)).toBe(200);
   });
 });

@@ -16,6 +16,7 @@ const EmailAddressQuery = Type.Object({ emailaddress: Type.Optional(Type.String(
  */
 export const autoconfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { mailClients } = app.services;
+  app.addHook('onRequest', async (request) => mailClients.admitPublic(request.ip));
 
   // Outlook posts text/xml; some clients send no or another type. Read any body as text here only
   // (this plugin's routes), with a small cap; it is never given to an XML parser.

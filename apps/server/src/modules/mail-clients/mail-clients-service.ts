@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import { findMailboxByAddress, findMailboxById } from '../../db/repositories/mailbox-repo.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
+import type { RateLimits } from '../../lib/rate-limiter.js';
 import { type AuthContext, mayManage } from '../sessions/index.js';
 
 export const AUTOCONFIG_PATHS = {
@@ -13,6 +14,12 @@ export const AUTOCONFIG_PATHS = {
   autodiscover: '/autodiscover/autodiscover.xml',
   mobileconfig: '/api/user/getMobileConfig',
 } as const;
+
+/**
+ * Requests for the public documents per source address and minute: a mail client asks a handful of
+ * times while an account is set up; more is a scan.
+ */
+export const AUTOCONFIG_PER_MINUTE = 120;
 
 /** Bytes of an Outlook autodiscover request we read; real ones are a few hundred. */
 export const AUTODISCOVER_MAX_BYTES = 16 * 1024;
@@ -91,8 +98,10 @@ export function createMailClientsService(deps: {
    * SUBMISSIONS) are not started, so they are not advertised either.
    */
   tlsReady: () => boolean;
+  rateLimits: RateLimits;
 }) {
   const { db, config } = deps;
+  const publicRequests = deps.rateLimits('autoconfig', 60_000);
   const hostname = config.mailHostname;
 
   /** Implicit TLS first (RFC 8314 section 3: preferred), then STARTTLS; only listeners that are on. */
@@ -271,6 +280,14 @@ export function createMailClientsService(deps: {
 
   return {
     servers,
+
+    /** Counts a request for a public document from `ip`; 429 beyond AUTOCONFIG_PER_MINUTE. */
+    async admitPublic(ip: string): Promise<void> {
+      if ((await publicRequests.hit(ip)) > AUTOCONFIG_PER_MINUTE) {
+        throw ApiError.tooMany('自动配置请求过于频繁，请一分钟后再试', 60);
+      }
+    },
+
     thunderbirdXml,
     autodiscoverXml,
 
