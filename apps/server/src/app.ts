@@ -19,6 +19,7 @@ import { filterRoutes } from './modules/filters/index.js';
 import { firewallRoutes, installFirewallGuard } from './modules/firewall/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { mailRoutes, startRetention } from './modules/mail/index.js';
+import { autoconfigRoutes, clientSettingsRoutes } from './modules/mail-clients/index.js';
 import { openRoutes } from './modules/open-api/index.js';
 import { orderRoutes, storeRoutes } from './modules/orders/index.js';
 import { securityRoutes } from './modules/security/index.js';
@@ -178,6 +179,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Probes and metrics for the operator's load balancer and Prometheus, outside /api (the web
   // client's history fallback never sees them: they are routes).
   await app.register(healthRoutes);
+  // Mail-client autoconfiguration (Thunderbird, Outlook) at the paths clients ask for, outside /api.
+  await app.register(autoconfigRoutes);
   await app.register(variablesRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api' });
   await app.register(storeDomainRoutes, { prefix: '/api' });
@@ -185,6 +188,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(domainRoutes, { prefix: '/api/user' });
   await app.register(mailRoutes, { prefix: '/api/user' });
   await app.register(sendingRoutes, { prefix: '/api/user' });
+  await app.register(clientSettingsRoutes, { prefix: '/api/user' });
   await app.register(filterRoutes, { prefix: '/api/user' });
   await app.register(dkimRoutes, { prefix: '/api/user' });
   await app.register(dnsRoutes, { prefix: '/api/user' });

@@ -12,6 +12,18 @@ export interface Config {
   smtpsPort: number | null;
   /** HTTPS_PORT: the API and web client over TLS with the certificate service; null = off */
   httpsPort: number | null;
+  /**
+   * The mail-client listeners (null = off, `0` in the environment turns one off): IMAP_PORT (STARTTLS,
+   * default 1143), IMAPS_PORT (implicit TLS, unset = off), POP3_PORT (STLS, default 1110), POP3S_PORT
+   * (unset = off), SUBMISSION_PORT (SMTP submission with STARTTLS, RFC 6409, default 1587) and
+   * SUBMISSIONS_PORT (submission over implicit TLS, RFC 8314, unset = off)
+   */
+  imapPort: number | null;
+  imapsPort: number | null;
+  pop3Port: number | null;
+  pop3sPort: number | null;
+  submissionPort: number | null;
+  submissionsPort: number | null;
   dataDir: string;
   databaseUrl: string | null;
   redisUrl: string | null;
@@ -70,6 +82,13 @@ function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
 function optionalPort(env: NodeJS.ProcessEnv, name: string): number | null {
   const raw = env[name]?.trim();
   return raw ? port(env, name, 0) : null;
+}
+
+/** A mail-client listener's port: `fallback` when unset (null = off), and `0` turns it off. */
+function listenerPort(env: NodeJS.ProcessEnv, name: string, fallback: number | null): number | null {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  return port(env, name, 0) || null;
 }
 
 function optional(env: NodeJS.ProcessEnv, name: string): string | null {
@@ -192,6 +211,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Parti
     smtpPort: port(env, 'SMTP_PORT', 2525),
     smtpsPort: optionalPort(env, 'SMTPS_PORT'),
     httpsPort: optionalPort(env, 'HTTPS_PORT'),
+    imapPort: listenerPort(env, 'IMAP_PORT', 1143),
+    imapsPort: listenerPort(env, 'IMAPS_PORT', null),
+    pop3Port: listenerPort(env, 'POP3_PORT', 1110),
+    pop3sPort: listenerPort(env, 'POP3S_PORT', null),
+    submissionPort: listenerPort(env, 'SUBMISSION_PORT', 1587),
+    submissionsPort: listenerPort(env, 'SUBMISSIONS_PORT', null),
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),

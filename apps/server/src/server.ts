@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { tuneHeap } from './heap.js';
 import { startHttpsServer } from './https-server.js';
 import { startSmtpServer, startSmtpsServer } from './smtp/smtp-server.js';
+import { startSubmissionServer } from './smtp/submission-server.js';
 
 /** Entry point: validate the configuration, build the app, listen, shut down cleanly. */
 async function main(): Promise<void> {
@@ -38,11 +39,16 @@ async function main(): Promise<void> {
   // SMTP first: app.close() (on SIGTERM) stops it before HTTP and the database.
   const smtp = await startSmtpServer(app);
   const smtps = await startSmtpsServer(app);
+  // Mail clients' submission (RFC 6409): STARTTLS on SUBMISSION_PORT, implicit TLS on SUBMISSIONS_PORT.
+  const submission = await startSubmissionServer(app);
+  const submissions = await startSubmissionServer(app, { secure: true });
   // HTTPS registers its close hook, waits for the app to be ready, then listens.
   const https = await startHttpsServer(app);
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`SMTP listening on ${config.host}:${smtp.port}`);
   if (smtps) app.log.info(`SMTPS listening on ${config.host}:${smtps.port}`);
+  if (submission) app.log.info(`SMTP submission listening on ${config.host}:${submission.port}`);
+  if (submissions) app.log.info(`SMTP submission (TLS) listening on ${config.host}:${submissions.port}`);
   if (https) app.log.info(`HTTPS listening on ${config.host}:${https.port}`);
 }
 

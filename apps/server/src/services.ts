@@ -19,6 +19,7 @@ import { createFilterService } from './modules/filters/index.js';
 import { createBlacklistService, createFirewallService } from './modules/firewall/index.js';
 import { createHealthService } from './modules/health/index.js';
 import { createInboundService, createMailEvents, createMailService } from './modules/mail/index.js';
+import { createMailClientsService } from './modules/mail-clients/index.js';
 import { createOpenApiService } from './modules/open-api/index.js';
 import { createOrderService } from './modules/orders/index.js';
 import { createPaySettingsStore } from './modules/payments/index.js';
@@ -111,6 +112,11 @@ export function createServices(
     metrics,
   });
   const security = createSecurityService(db);
+  const certificates = createCertificateService({
+    dataDir: config.dataDir,
+    mailHostname: config.mailHostname,
+    log,
+  });
   return {
     // Operations: readiness and the Prometheus metrics of this app (its own registry).
     health,
@@ -138,11 +144,7 @@ export function createServices(
     domains,
     dkim,
     dns: createDnsService({ db, config, domains, dkim }),
-    certificates: createCertificateService({
-      dataDir: config.dataDir,
-      mailHostname: config.mailHostname,
-      log,
-    }),
+    certificates,
     emailAccounts: createEmailAccountService({ db, engine, domains, settings }),
     cards: createCardService({ db, engine, domains, settings, rateLimits }),
     paySettings,
@@ -162,6 +164,14 @@ export function createServices(
     apiKeys: createApiKeyService(db),
     openApi: createOpenApiService({ db, mail, mailEvents, settings }),
     dashboard: createDashboardService(db),
+    // What mail clients are told: autoconfig, autodiscover, Apple profiles, the client-settings screen
+    mailClients: createMailClientsService({
+      db,
+      config,
+      // The implicit-TLS listeners start only with a valid certificate (startSmtpsServer and kin).
+      tlsReady: () => certificates.defaultCertificate() !== null,
+      rateLimits,
+    }),
   };
 }
 

@@ -8,6 +8,7 @@ export * from './schemas/business.js';
 export * from './schemas/common.js';
 export * from './schemas/domains.js';
 export * from './schemas/mail.js';
+export * from './schemas/mail-clients.js';
 export * from './schemas/operations.js';
 export * from './schemas/public.js';
 export * from './schemas/settings.js';

@@ -28,6 +28,7 @@ export const UserScreens = [
   'setting',
   'version',
   'safe',
+  'clientSettings',
 ] as const;
 export type UserScreen = (typeof UserScreens)[number];
 
@@ -43,7 +44,7 @@ export const Permission = {
   systemAccounts: 'admin:accounts',
 } as const;
 
-const mailboxScreens: UserScreen[] = ['inbox', 'sent', 'setting'];
+const mailboxScreens: UserScreen[] = ['inbox', 'sent', 'setting', 'clientSettings'];
 const userScreens: UserScreen[] = UserScreens.filter((screen) => screen !== 'sysAccount');
 
 /**

@@ -6,12 +6,22 @@ import {
   type SMTPServerDataStream,
   type SMTPServerSession,
 } from 'smtp-server';
-import { selfSignedCertificate } from '../modules/certificates/index.js';
 import { DeliveryError, type Envelope, type RecipientCheck, type Spool } from '../modules/mail/index.js';
 import { DataGuard, type DataViolation } from '../protocols/smtp/data-guard.js';
 import { Replies, SmtpReply } from '../protocols/smtp/smtp-reply.js';
 import { greetWithoutDelay } from './greeting.js';
-import { loadCertificate } from './tls-certificates.js';
+import {
+  appLogger,
+  callback,
+  createSourceLimiter,
+  followCertificates,
+  type Logger,
+  listen,
+  listenerCertificate,
+  refuseBlocked,
+  sessionFields,
+  temporaryFailure,
+} from './listener.js';
 
 /**
  * What the SMTP listener needs from the rest of the program. Protocol code knows nothing about
@@ -72,21 +82,6 @@ export interface SmtpServerHandle {
   close(): Promise<void>;
 }
 
-/** The fields of a log line; `smtpSession` ties every line of one SMTP session together. */
-type LogContext = Record<string, unknown>;
-
-interface Logger {
-  debug(message: string, context?: LogContext): void;
-  info(message: string, context?: LogContext): void;
-  warn(message: string, context?: LogContext): void;
-  error(message: string, context?: LogContext): void;
-}
-
-/** The fields that name a session in the log (smtp-server gives each one a random id). */
-function sessionFields(session: SMTPServerSession): LogContext {
-  return { smtpSession: session.id };
-}
-
 function violationReply(violation: DataViolation, maxBytes: number): SmtpReply {
   switch (violation) {
     case 'too-big':
@@ -125,17 +120,6 @@ function declaredSize(address: SMTPServerAddress | false): number {
   return Number.isFinite(size) ? size : 0;
 }
 
-/** The key a source's connections are counted under: the address, or its /64 for IPv6. */
-export function sourceKey(ip: string): string {
-  const address = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
-  if (!address.includes(':')) return address;
-  const groups = address.split('::');
-  const head = (groups[0] ?? '').split(':').filter(Boolean);
-  const tail = groups.length > 1 ? (groups[1] ?? '').split(':').filter(Boolean) : [];
-  const full = [...head, ...Array(Math.max(0, 8 - head.length - tail.length)).fill('0'), ...tail];
-  return `${full.slice(0, 4).join(':')}::/64`;
-}
-
 /** What the handlers report as they decide (the SMTP metrics); nothing by default. */
 export interface SmtpObserver {
   /** the reply to DATA: 250, a 5xx refusal, or a 4xx (including failures without a reply code) */
@@ -148,69 +132,26 @@ export function createSmtpHandlers(
   log: Logger,
   observer: SmtpObserver = { messageDecided: () => {} },
 ) {
-  /** open sessions per source (sourceKey), to keep one source within its share */
-  const open = new Map<string, number>();
-  const counted = new WeakSet<SMTPServerSession>();
-  /** connections of a source over its share, waiting for one of its sessions to end */
-  const waiting = new Map<string, Set<() => void>>();
-
-  /**
-   * Whether a session of `key` ended within `ms`. A sender that opens its next connection as it
-   * closes the last one (Postfix's smtp-source, most MTAs' connection reuse) is briefly one over
-   * its share while the old socket's close is still on its way; it must not be refused for that.
-   */
-  function slotFreed(key: string, ms: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const waiters = waiting.get(key) ?? new Set();
-      waiting.set(key, waiters);
-      const settle = (freed: boolean) => {
-        waiters.delete(wake);
-        if (waiters.size === 0 && waiting.get(key) === waiters) waiting.delete(key);
-        resolve(freed);
-      };
-      const wake = () => {
-        clearTimeout(timer);
-        settle(true);
-      };
-      const timer = setTimeout(() => settle(false), ms);
-      waiters.add(wake);
-    });
-  }
+  const sources = createSourceLimiter({
+    maxPerSource: SMTP_LIMITS.maxClientsPerSource,
+    waitMs: SMTP_LIMITS.overShareWaitMs,
+  });
 
   return {
     async onConnect(session: SMTPServerSession): Promise<void> {
-      const key = sourceKey(session.remoteAddress);
-      while ((open.get(key) ?? 0) >= SMTP_LIMITS.maxClientsPerSource) {
-        if (!(await slotFreed(key, SMTP_LIMITS.overShareWaitMs))) {
-          log.info(
-            `smtp: ${session.remoteAddress} over its share of connections (${open.get(key)})`,
-            sessionFields(session),
-          );
-          throw Replies.tooManyConnections();
-        }
-      }
-      open.set(key, (open.get(key) ?? 0) + 1);
-      counted.add(session);
-      log.debug(`smtp: session from ${session.remoteAddress}`, sessionFields(session));
-      const block = await port.blockOf(session.remoteAddress);
-      if (block) {
+      if (!(await sources.admit(session))) {
         log.info(
-          `smtp: refused ${block.automatic ? 'banned' : 'blacklisted'} ${session.remoteAddress}`,
+          `smtp: ${session.remoteAddress} over its share of connections (${sources.openOf(session)})`,
           sessionFields(session),
         );
-        throw block.automatic ? Replies.temporarilyBlocked() : Replies.blocked();
+        throw Replies.tooManyConnections();
       }
+      log.debug(`smtp: session from ${session.remoteAddress}`, sessionFields(session));
+      await refuseBlocked(port.blockOf, session, log, 'smtp');
     },
 
     onClose(session: SMTPServerSession): void {
-      if (!counted.has(session)) return;
-      counted.delete(session);
-      const key = sourceKey(session.remoteAddress);
-      const count = (open.get(key) ?? 1) - 1;
-      if (count > 0) open.set(key, count);
-      else open.delete(key);
-      // One waiting connection of the source may take the freed place.
-      waiting.get(key)?.values().next().value?.();
+      sources.release(session);
     },
 
     async onMailFrom(address: SMTPServerAddress): Promise<void> {
@@ -300,38 +241,6 @@ export function createSmtpHandlers(
 }
 
 /**
- * RFC 5321 section 4.2.2: 421 at the greeting (the session closes), 451 for a command: a failure of
- * ours that is likely to pass (the database restarting or refusing connections), so the sender
- * keeps the message and tries again. smtp-server would answer a bare error with a permanent 550 or
- * 554 and its internal text.
- */
-const temporaryFailure = {
-  atConnect: () => new SmtpReply(421, '4.3.0', 'Service temporarily unavailable, try again later'),
-  atCommand: () => new SmtpReply(451, '4.3.0', 'Temporary local error, try again later'),
-};
-
-/**
- * Turns a promise-returning handler into smtp-server's callback style. A reply the handler chose
- * goes out as it is; any other failure is logged and answered with `failed` (temporary).
- */
-function callback<T>(
-  run: () => Promise<T>,
-  done: (error?: Error | null, value?: T) => void,
-  log: Logger,
-  session: SMTPServerSession,
-  failed: () => SmtpReply = temporaryFailure.atCommand,
-): void {
-  run().then(
-    (value) => done(null, value),
-    (error: unknown) => {
-      if (error instanceof SmtpReply) return done(error);
-      log.warn(`smtp: ${error instanceof Error ? error.message : String(error)}`, sessionFields(session));
-      done(failed());
-    },
-  );
-}
-
-/**
  * Starts the inbound SMTP listener beside the HTTP server on `config.smtpPort` (0 = any free port,
  * for tests) and closes it when the app closes. With `secure` the same listener speaks implicit TLS
  * from the first byte instead of offering STARTTLS (RFC 8314 section 3.3; see startSmtpsServer).
@@ -341,12 +250,7 @@ export async function startSmtpServer(
   options: { port?: number; host?: string; secure?: boolean } = {},
 ): Promise<SmtpServerHandle> {
   const { config, services } = app;
-  const log: Logger = {
-    debug: (message, context) => app.log.debug(context ?? {}, message),
-    info: (message, context) => app.log.info(context ?? {}, message),
-    warn: (message, context) => app.log.warn(context ?? {}, message),
-    error: (message, context) => app.log.error(context ?? {}, message),
-  };
+  const log = appLogger(app);
   const abuse = services.rateLimits('smtp-abuse', ABUSE.windowMs);
   const port: InboundPort = {
     blockOf: (ip) => services.firewall.blockOf(ip),
@@ -376,13 +280,7 @@ export async function startSmtpServer(
   });
   greetWithoutDelay();
   await services.inbound.prepare();
-  // The certificate service (modules/certificates) reads DATA_DIR/certs, refuses expired or
-  // mismatched pairs and answers SNI names; MAIL_HOSTNAME's pair is the default for clients without SNI.
-  // Until the operator installs one, the plain listener offers STARTTLS with a self-signed
-  // certificate for MAIL_HOSTNAME (never smtp-server's built-in, expired `localhost` key).
-  const certificate =
-    services.certificates.defaultCertificate() ??
-    (options.secure ? null : await selfSignedCertificate(config.dataDir, config.mailHostname));
+  const certificate = await listenerCertificate(app, options.secure === true);
 
   const server = new SMTPServer({
     name: config.mailHostname,
@@ -426,24 +324,8 @@ export async function startSmtpServer(
   });
   server.on('error', (error) => log.warn(`smtp: ${error.message}`));
 
-  await new Promise<void>((resolve, reject) => {
-    server.server.once('error', reject);
-    server.listen(options.port ?? config.smtpPort, options.host ?? config.host, () => {
-      server.server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.server.address();
-  const boundPort = typeof address === 'object' && address ? address.port : config.smtpPort;
-
-  // reloadCertificates: new handshakes (STARTTLS or implicit TLS) get the new default, SNI names are
-  // answered from the service at each handshake; open sessions keep theirs.
-  const stopFollowingCertificates = services.certificates.onReload(() => {
-    const next = services.certificates.defaultCertificate();
-    if (!next) return;
-    if (!options.secure) server.options.hideSTARTTLS = false;
-    server.updateSecureContext(next);
-  });
+  const boundPort = await listen(server, options.port ?? config.smtpPort, options.host ?? config.host);
+  const certificates = followCertificates(app, server, options.secure === true);
 
   let closed = false;
   // Readiness (/readyz) and the open-session gauge read this listener while it lives.
@@ -454,17 +336,11 @@ export async function startSmtpServer(
   const handle: SmtpServerHandle = {
     port: boundPort,
     server,
-    async reloadCertificate() {
-      const next = await loadCertificate(config.dataDir, config.mailHostname);
-      if (!next) return false;
-      if (!options.secure) server.options.hideSTARTTLS = false;
-      server.updateSecureContext(next);
-      return true;
-    },
+    reloadCertificate: certificates.reload,
     close: async () => {
       if (closed) return;
       closed = true;
-      stopFollowingCertificates();
+      certificates.stop();
       stopTracking();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

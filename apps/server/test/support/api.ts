@@ -9,6 +9,7 @@ import type {
   CardBatch,
   CertificatesData,
   CheckAddressData,
+  ClientSettingsData,
   CreateCardData,
   CreatedAddress,
   DashboardView,
@@ -141,6 +142,7 @@ export interface ApiBodies {
   'user/getSentEmail': ApiEnvelope<PageOf<SentItem>>;
   'user/getSentDetail': ApiEnvelope<SentDetail>;
   'user/delSentEmail': ApiEnvelope<Static<typeof DeletedCount>>;
+  'user/getClientSettings': ApiEnvelope<ClientSettingsData>;
   // business
   'user/getEmailAccount': ApiEnvelope<PageOf<EmailAccount>>;
   'user/searchEmailAccount': ApiEnvelope<PageOf<EmailAccount>>;

@@ -69,6 +69,8 @@ export function startServerProcess(store: ServerStore, env: Record<string, strin
       DATABASE_URL: store.databaseUrl,
       PORT: '0',
       SMTP_PORT: '0',
+      // Off: a fixed default port would clash between processes started side by side.
+      SUBMISSION_PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       ...env,

@@ -29,11 +29,14 @@ export class SmtpClient {
     this.listen(socket);
   }
 
-  /** Connects over plain TCP to 127.0.0.1, from `localAddress` when given (127.0.0.2 …). */
-  static async connect(port: number, options: { localAddress?: string } = {}): Promise<SmtpClient> {
+  /** Connects over plain TCP to 127.0.0.1 (or `host`), from `localAddress` when given (127.0.0.2 …). */
+  static async connect(
+    port: number,
+    options: { localAddress?: string; host?: string } = {},
+  ): Promise<SmtpClient> {
     const socket = connectTcp({
       port,
-      host: '127.0.0.1',
+      host: options.host ?? '127.0.0.1',
       ...(options.localAddress ? { localAddress: options.localAddress } : {}),
     });
     const client = new SmtpClient(socket);

@@ -76,7 +76,9 @@ describe('route guards', () => {
     expect(screensOf('user')).toContain('inbox');
     expect(screensOf('user')).not.toContain('sysAccount');
     expect(screensOf('mailbox')).toContain('inbox');
-    expect(screensOf('mailbox').every((screen) => ['inbox', 'sent', 'setting'].includes(screen))).toBe(true);
+    expect(
+      screensOf('mailbox').every((screen) => ['inbox', 'sent', 'setting', 'clientSettings'].includes(screen)),
+    ).toBe(true);
     expect(screensOf('anonymous')).toEqual([]);
   });
 });

@@ -34,6 +34,7 @@ const userScreenModules: Partial<Record<UserScreen, RouteObject['lazy']>> = {
   dashboard: () => import('./routes/user/dashboard'),
   version: () => import('./routes/user/version'),
   safe: () => import('./routes/user/safe'),
+  clientSettings: () => import('./routes/user/client-settings'),
 };
 
 /**

@@ -3,6 +3,7 @@ import {
   BookOutlined,
   CreditCardOutlined,
   DashboardOutlined,
+  DesktopOutlined,
   FilterOutlined,
   GlobalOutlined,
   HomeOutlined,
@@ -83,6 +84,7 @@ export const userScreens: readonly UserScreenEntry[] = [
   userScreen('setting', '设置', SettingOutlined),
   userScreen('version', '版本信息', InfoCircleOutlined),
   userScreen('safe', '安全中心', SafetyOutlined),
+  userScreen('clientSettings', '客户端设置', DesktopOutlined),
 ];
 
 /** /user itself needs a login and lands on the inbox. */

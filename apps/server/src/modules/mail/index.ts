@@ -4,6 +4,7 @@ export type { DeliveryFailure, Envelope, InboundService, RecipientCheck, Spool }
 export { CommitDeclined, createInboundService, DeliveryError } from './inbound-service.js';
 export type { MailEvents } from './mail-events.js';
 export { createMailEvents } from './mail-events.js';
+export { type ParsedMail, parseMail } from './mail-parser.js';
 export { mailRoutes } from './mail-routes.js';
 export type { MailService } from './mail-service.js';
 export { createMailService } from './mail-service.js';

@@ -61,19 +61,14 @@ class Measure extends Transform {
 /**
  * Builds the message with nodemailer's MailComposer (MIME per RFC 2045–2049, UTF-8 headers as
  * RFC 2047 encoded words, RFC 2231 file names, Date and Message-ID per RFC 5322 section 3.6,
- * In-Reply-To and References per section 3.6.4; Bcc is left out of the header, section 3.6.3),
- * signs it with the sender domain's DKIM keys (RFC 6376, relaxed/relaxed): the RSA key as the message
- * streams out (rsa-sha256), and an ed25519 key if the domain has one (RFC 8463, ed25519-sha256) in a
- * second pass over the written file, so that receivers which know ed25519 can check either
- * signature. Attachments stream from the database; the RSA signer buffers bodies above 1 MiB on
- * disk and the ed25519 pass reads the file, so a large message is never held in memory.
+ * In-Reply-To and References per section 3.6.4; Bcc is left out of the header, section 3.6.3) and
+ * signs it (signToFile). Attachments stream from the database.
  */
 export async function composeToFile(
   input: ComposeInput,
   keys: SigningKey[],
   spoolDir: string,
 ): Promise<ComposedMessage> {
-  await mkdir(spoolDir, { recursive: true });
   const senderDomain = input.from.slice(input.from.lastIndexOf('@') + 1);
   const messageId = newMessageId(senderDomain);
   const text = input.text ?? (input.html ? htmlToPlainText(input.html) : '');
@@ -98,8 +93,32 @@ export async function composeToFile(
     disableFileAccess: true,
     disableUrlAccess: true,
   });
-  const mime = composer.compile();
-  let source: Readable = mime.createReadStream();
+  const signed = await signToFile(composer.compile().createReadStream(), keys, spoolDir, senderDomain);
+  return { ...signed, messageId, text };
+}
+
+export interface SignedMessage {
+  path: string;
+  size: number;
+  sha256: string;
+}
+
+/**
+ * Signs a finished message with the sender domain's DKIM keys (RFC 6376, relaxed/relaxed) into a
+ * spool file: the RSA key as the message streams out (rsa-sha256), and an ed25519 key if the domain
+ * has one (RFC 8463, ed25519-sha256) in a second pass over the written file, so that receivers which
+ * know ed25519 can check either signature. The RSA signer buffers bodies above 1 MiB on disk and the
+ * ed25519 pass reads the file, so a large message is never held in memory. Used for what sendEmail
+ * composes and for what a mail client submits (SMTP submission) alike.
+ */
+export async function signToFile(
+  message: Readable,
+  keys: SigningKey[],
+  spoolDir: string,
+  senderDomain: string,
+): Promise<SignedMessage> {
+  await mkdir(spoolDir, { recursive: true });
+  let source: Readable = message;
   const rsa = keys.find((key) => key.algorithm === 'rsa');
   if (rsa) {
     const signer = new DKIM({
@@ -152,5 +171,5 @@ export async function composeToFile(
     await rm(path, { force: true });
     throw error;
   }
-  return { path, size: measure.size, sha256: measure.hash.digest('hex'), messageId, text };
+  return { path, size: measure.size, sha256: measure.hash.digest('hex') };
 }

@@ -1,6 +1,9 @@
-import { rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   type Delivery,
   type DeliveryStatus,
@@ -43,14 +46,18 @@ import { DAY, HOUR, toIso } from '../../lib/time.js';
 import { readHeaderBlock } from '../../protocols/mime/header-block.js';
 import type { DkimService } from '../dkim/index.js';
 import { refusePendingDomain } from '../domains/index.js';
-import { readRaw } from '../mail/index.js';
+import { parseMail, readRaw } from '../mail/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import type { PersonalSettingsService, SettingsService } from '../settings/index.js';
 import { copyFileToChunks, streamChunks } from './chunks.js';
-import { composeToFile } from './compose.js';
+import { composeToFile, type SignedMessage, signToFile } from './compose.js';
+import { readSubmittedMessage } from './submitted-message.js';
 import { type UploadService, uploadOwner } from './upload-service.js';
 
 const NOT_FOUND = '已发送邮件不存在或已被删除';
+/** Recipients of one message, To, Cc and Bcc together (RFC 5321 section 4.5.3.1.8 asks for 100). */
+export const MAX_RECIPIENTS = 100;
+const TOO_MANY_RECIPIENTS = `收件人（含抄送、密送）合计不能超过 ${MAX_RECIPIENTS} 个`;
 /** References kept when answering a long thread (the first and the latest ones matter most). */
 const MAX_REFERENCES = 20;
 /** Bodies longer than this are kept only in the raw message, not in the sent item's columns. */
@@ -231,12 +238,12 @@ export function createSendingService(deps: SendingDeps) {
    * the allowance gets through.
    */
   async function reserveSend(
-    auth: AuthContext,
+    role: AuthContext['role'],
     sender: Sender,
     limits: { sendPerHour: number; sendPerDay: number },
   ): Promise<() => Promise<void>> {
-    if (auth.role === 'admin') return async () => {};
-    const key = sender.mailboxId !== null ? `mailbox:${sender.mailboxId}` : `account:${auth.accountId}`;
+    if (role === 'admin') return async () => {};
+    const key = sender.mailboxId !== null ? `mailbox:${sender.mailboxId}` : `account:${sender.accountId}`;
     const taken: RateLimit[] = [];
     const giveBack = async () => {
       for (const counter of taken) await counter.release(key);
@@ -365,59 +372,199 @@ export function createSendingService(deps: SendingDeps) {
     );
     try {
       if (composed.size > maxMessageBytes) throw tooLarge();
-      const now = Date.now();
-      const id = await db.transaction().execute(async (trx) => {
-        // A crash after the answer must not lose the message (as for received mail).
-        await requireSynchronousCommit(trx, engine);
-        const sentId = await insertSentMessage(trx, {
-          account_id: sender.accountId,
-          mailbox_id: sender.mailboxId,
-          from_address: sender.address,
-          to_json: JSON.stringify(to),
-          cc_json: JSON.stringify(cc),
-          bcc_json: JSON.stringify(bcc),
-          subject: body.subject,
-          text_body: composed.text.slice(0, MAX_STORED_BODY_CHARS),
-          html_body: body.html?.trim() ? body.html.slice(0, MAX_STORED_BODY_CHARS) : null,
-          attachments_json: JSON.stringify(
-            attachmentRows.map((row) => ({
-              filename: row.filename,
-              contentType: row.content_type,
-              size: row.size,
-            })),
-          ),
-          message_id: composed.messageId,
-          recipient_count: recipients.length,
-          size: composed.size,
-          sha256: composed.sha256,
-          created_at: now,
-        });
-        await copyFileToChunks(composed.path, composed.size, (seq, data) =>
-          insertSentMessageChunk(trx, sentId, seq, data),
-        );
-        await insertDeliveries(
-          trx,
-          recipients.map((rcpt) => ({
-            sent_id: sentId,
-            rcpt,
-            status: 'queued' as const,
-            attempts: 0,
-            next_attempt_at: now,
-            created_at: now,
-            updated_at: now,
-          })),
-        );
-        return sentId;
+      const id = await storeAndQueue(sender, composed, {
+        to,
+        cc,
+        bcc,
+        recipients,
+        subject: body.subject,
+        text: composed.text,
+        html: body.html?.trim() ? body.html : null,
+        attachments: attachmentRows.map((row) => ({
+          filename: row.filename,
+          contentType: row.content_type,
+          size: row.size,
+        })),
+        messageId: composed.messageId,
       });
-      deps.onQueued();
       return { id, status: 'queued' };
     } finally {
       await rm(composed.path, { force: true });
     }
   }
 
+  /**
+   * The durable hand-over shared by sendEmail and SMTP submission: the sent item with its chunks and
+   * one outbound-queue row per recipient in one transaction, then the delivery worker is woken.
+   */
+  async function storeAndQueue(
+    sender: Sender,
+    file: SignedMessage,
+    item: {
+      to: string[];
+      cc: string[];
+      bcc: string[];
+      recipients: string[];
+      subject: string;
+      text: string;
+      html: string | null;
+      attachments: { filename: string; contentType: string; size: number }[];
+      messageId: string;
+    },
+  ): Promise<number> {
+    const now = Date.now();
+    const id = await db.transaction().execute(async (trx) => {
+      // A crash after the answer must not lose the message (as for received mail).
+      await requireSynchronousCommit(trx, engine);
+      const sentId = await insertSentMessage(trx, {
+        account_id: sender.accountId,
+        mailbox_id: sender.mailboxId,
+        from_address: sender.address,
+        to_json: JSON.stringify(item.to),
+        cc_json: JSON.stringify(item.cc),
+        bcc_json: JSON.stringify(item.bcc),
+        subject: item.subject,
+        text_body: item.text.slice(0, MAX_STORED_BODY_CHARS),
+        html_body: item.html ? item.html.slice(0, MAX_STORED_BODY_CHARS) : null,
+        attachments_json: JSON.stringify(item.attachments),
+        message_id: item.messageId,
+        recipient_count: item.recipients.length,
+        size: file.size,
+        sha256: file.sha256,
+        created_at: now,
+      });
+      await copyFileToChunks(file.path, file.size, (seq, data) =>
+        insertSentMessageChunk(trx, sentId, seq, data),
+      );
+      await insertDeliveries(
+        trx,
+        item.recipients.map((rcpt) => ({
+          sent_id: sentId,
+          rcpt,
+          status: 'queued' as const,
+          attempts: 0,
+          next_attempt_at: now,
+          created_at: now,
+          updated_at: now,
+        })),
+      );
+      return sentId;
+    });
+    deps.onQueued();
+    return id;
+  }
+
+  /** The sender a mailbox logged in over SMTP submission is (its own address, nothing else). */
+  async function mailboxSender(mailboxId: number): Promise<Sender> {
+    const mailbox = await findMailboxById(db, mailboxId);
+    if (!mailbox) throw ApiError.forbidden('邮箱不存在或已被删除');
+    const address = normalizeAddress(mailbox.address);
+    return {
+      address,
+      domain: domainOf(address),
+      accountId: mailbox.owner_id,
+      mailboxId: mailbox.id,
+      anonymous: mailbox.password_hash === null || VISITOR_SOURCES.has(mailbox.source),
+    };
+  }
+
+  /**
+   * A message a mail client submitted (RFC 6409), already received whole into `path`: the From
+   * field must name the sender's own address and nothing else (RFC 6409 section 8 lets the server
+   * enforce it), the sending limits are taken as for sendEmail, Bcc is removed and Message-ID and
+   * Date added when missing, then it is DKIM-signed, recorded in the sent folder and queued for
+   * `recipients` (the envelope's) in one transaction, exactly like sendEmail's messages. Resolves
+   * only once that committed.
+   */
+  async function submitRaw(
+    sender: Sender,
+    envelope: { recipients: string[] },
+    spooled: { path: string; size: number },
+  ): Promise<{ id: number; messageId: string }> {
+    const recipients = [...new Set(envelope.recipients.map(normalizeAddress))];
+    if (recipients.length === 0) throw ApiError.badRequest('请至少填写一个收件人');
+    if (recipients.length > MAX_RECIPIENTS) throw ApiError.badRequest(TOO_MANY_RECIPIENTS);
+    const message = await readSubmittedMessage(spooled.path, spooled.size, sender.domain, new Date());
+    if (message.from.length !== 1 || message.from[0] !== sender.address) {
+      throw ApiError.forbidden(`信头 From 必须是你自己的地址 ${sender.address}`);
+    }
+    await checkRecipientsAllowed(sender, recipients);
+    const limits = await settings.get();
+    const giveBack = await reserveSend('mailbox', sender, limits);
+    let signed: SignedMessage | null = null;
+    try {
+      signed = await signToFile(
+        message.open(),
+        await dkim.signingKeysFor(sender.domain),
+        spoolDir,
+        sender.domain,
+      );
+      if (signed.size > limits.maxMessageBytes) {
+        throw new ApiError(ErrorCode.tooLarge, `邮件过大：不能超过 ${formatBytes(limits.maxMessageBytes)}`);
+      }
+      const parsed = await parseMail(signed.path);
+      const listed = (people: { address: string }[]) =>
+        people.map((person) => normalizeAddress(person.address));
+      const to = listed(parsed.to);
+      const cc = listed(parsed.cc);
+      const shown = new Set([...to, ...cc]);
+      const id = await storeAndQueue(sender, signed, {
+        to,
+        cc,
+        bcc: recipients.filter((rcpt) => !shown.has(rcpt)),
+        recipients,
+        subject: parsed.subject,
+        text: parsed.text ?? '',
+        html: parsed.html,
+        attachments: parsed.attachments.map((attachment) => ({
+          filename: attachment.filename,
+          contentType: attachment.contentType,
+          size: attachment.size,
+        })),
+        messageId: message.messageId,
+      });
+      return { id, messageId: message.messageId };
+    } catch (error) {
+      await giveBack();
+      throw error;
+    } finally {
+      if (signed) await rm(signed.path, { force: true });
+    }
+  }
+
+  /**
+   * Writes submitted DATA to a spool file before anything is decided (the message must be complete
+   * to be checked and signed); the caller removes it with `discardSubmission` once done.
+   */
+  async function spoolSubmission(source: Readable): Promise<{ path: string; size: number }> {
+    await mkdir(spoolDir, { recursive: true });
+    const path = join(spoolDir, `submission-${Date.now()}-${randomUUID()}.eml`);
+    let size = 0;
+    try {
+      await pipeline(
+        source,
+        async function* (chunks: AsyncIterable<Buffer>) {
+          for await (const chunk of chunks) {
+            size += chunk.length;
+            yield chunk;
+          }
+        },
+        createWriteStream(path),
+      );
+    } catch (error) {
+      await rm(path, { force: true });
+      throw error;
+    }
+    return { path, size };
+  }
+
   return {
     senderFor,
+    mailboxSender,
+    spoolSubmission,
+    discardSubmission: (spooled: { path: string }) => rm(spooled.path, { force: true }),
+    checkRecipientsAllowed,
+    submitRaw,
 
     async send(auth: AuthContext, body: SendEmailBody): Promise<SendEmailData> {
       const sender = await senderFor(auth, body.from);
@@ -426,12 +573,12 @@ export function createSendingService(deps: SendingDeps) {
       const bcc = (body.bcc ?? []).map(normalizeAddress);
       const recipients = [...new Set([...to, ...cc, ...bcc])];
       if (recipients.length === 0) throw ApiError.badRequest('请至少填写一个收件人');
-      if (recipients.length > 100) throw ApiError.badRequest('收件人（含抄送、密送）合计不能超过 100 个');
+      if (recipients.length > MAX_RECIPIENTS) throw ApiError.badRequest(TOO_MANY_RECIPIENTS);
       if (!body.html?.trim() && !body.text?.trim() && !body.subject.trim() && !body.attachments?.length) {
         throw ApiError.badRequest('邮件是空的：请填写主题、正文或添加附件');
       }
       await checkRecipientsAllowed(sender, recipients);
-      const giveBack = await reserveSend(auth, sender, await settings.get());
+      const giveBack = await reserveSend(auth.role, sender, await settings.get());
       try {
         return await compose(auth, body, sender, { to, cc, bcc, recipients });
       } catch (error) {

@@ -44,6 +44,14 @@ const ourReply = fc.oneof(
   fc.constant(Replies.rejectedByFilter()),
   fc.constant(Replies.storageFull()),
   fc.constant(Replies.storageFailed()),
+  fc.constant(Replies.authRequired()),
+  fc.constant(Replies.startTlsFirst()),
+  fc.constant(Replies.badCredentials()),
+  fc.constant(Replies.authUnavailable()),
+  fc.constant(Replies.tooManyAuthFailures()),
+  fc.constantFrom('Envelope sender', 'From header').map((what) => Replies.senderNotOwned(what)),
+  anything.map((address) => Replies.recipientNotAllowed(address)),
+  fc.constant(Replies.sendingLimit()),
 );
 
 describe('SMTP replies (RFC 5321 section 4.2)', () => {

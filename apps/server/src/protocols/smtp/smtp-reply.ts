@@ -83,6 +83,30 @@ export const Replies = {
   rejectedByFilter: () => new SmtpReply(550, '5.7.1', 'Message refused by content policy'),
   /** RFC 3463 4.3.1: mail system full */
   storageFull: () => new SmtpReply(452, '4.3.1', 'Insufficient system storage, try again later'),
+  // Submission (RFC 6409) and SMTP AUTH (RFC 4954 section 6).
+  /** RFC 4954 section 6: 530 5.7.0 authentication required (MAIL before AUTH on the submission port) */
+  authRequired: () => new SmtpReply(530, '5.7.0', 'Authentication required'),
+  /** RFC 3207 section 4 / RFC 4954 section 4: no AUTH before TLS from a remote client (538 as Exchange and Postfix send it) */
+  startTlsFirst: () => new SmtpReply(538, '5.7.0', 'Must issue a STARTTLS command first'),
+  /** RFC 4954 section 6: 535 5.7.8 authentication credentials invalid */
+  badCredentials: () => new SmtpReply(535, '5.7.8', 'Authentication credentials invalid'),
+  /** RFC 4954 section 6: 454 4.7.0 temporary authentication failure (throttled, or our failure) */
+  authUnavailable: () => new SmtpReply(454, '4.7.0', 'Temporary authentication failure, try again later'),
+  /** too many failed AUTH attempts in one session: the session closes (RFC 5321 section 3.8) */
+  tooManyAuthFailures: () =>
+    new SmtpReply(421, '4.7.0', 'Too many failed authentication attempts, closing connection'),
+  /** RFC 6409 section 6.1 and RFC 3463 5.7.1: the sender is not the authenticated user's address */
+  senderNotOwned: (what: string) =>
+    new SmtpReply(553, '5.7.1', `${what} is not owned by the authenticated user`),
+  /** RFC 3463 5.7.1: this account may not send to that recipient (relaying denied by policy) */
+  recipientNotAllowed: (address: string) =>
+    new SmtpReply(
+      550,
+      '5.7.1',
+      `<${address.replace(/[^\x21-\x7e]/g, '?')}>: This mailbox may only send to this service's own domains`,
+    ),
+  /** RFC 3463 4.7.1: the account's hourly or daily sending allowance is used up; retried later */
+  sendingLimit: () => new SmtpReply(451, '4.7.1', 'Sending limit reached, try again later'),
   /** RFC 5321 section 4.2.2 451: local error in processing; RFC 3463 4.3.0 */
   storageFailed: () =>
     new SmtpReply(451, '4.3.0', 'Temporary local error while storing the message, try again later'),

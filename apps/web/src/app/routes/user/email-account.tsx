@@ -1,5 +1,18 @@
+import { userScreens } from '../../../config/routes';
 import { EmailAccountTable } from '../../../features/email-accounts/components/email-account-table';
 
+const clientSettingsPath = userScreens.find((entry) => entry.screen === 'clientSettings')?.path;
+
+/** /user/emailAccount: the mailbox accounts, each with a way to its 客户端设置. */
 export function Component() {
-  return <EmailAccountTable />;
+  return (
+    <EmailAccountTable
+      {...(clientSettingsPath
+        ? {
+            clientSettingsHref: (email: string) =>
+              `${clientSettingsPath}?address=${encodeURIComponent(email)}`,
+          }
+        : {})}
+    />
+  );
 }

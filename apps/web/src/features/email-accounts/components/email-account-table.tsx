@@ -14,6 +14,7 @@ import {
   Typography,
 } from 'antd';
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { FilterSelect } from '../../../components/filter-select';
 import { useTablePaging } from '../../../components/use-table-paging';
 import { formatBytes } from '../../../lib/bytes';
@@ -72,7 +73,12 @@ function UsageCell({ account }: { account: EmailAccount }) {
 }
 
 /** /user/emailAccount: search, filter, page, select and act on many at once, import and export. */
-export function EmailAccountTable() {
+export interface EmailAccountTableProps {
+  /** where the 客户端设置 screen of one address is (the route wires the screens together) */
+  clientSettingsHref?: (email: string) => string;
+}
+
+export function EmailAccountTable({ clientSettingsHref }: EmailAccountTableProps = {}) {
   const { paging, toFirstPage, filterChange, pagination } = useTablePaging();
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
@@ -136,6 +142,13 @@ export function EmailAccountTable() {
           <Button type="link" size="small" onClick={() => setDialog({ kind: 'form', account })}>
             编辑
           </Button>
+          {clientSettingsHref ? (
+            <Link to={clientSettingsHref(account.email)}>
+              <Button type="link" size="small">
+                客户端设置
+              </Button>
+            </Link>
+          ) : null}
           <Popconfirm
             title={`删除邮箱 ${account.email}？`}
             description="邮箱中的全部邮件会一并删除，此操作不可撤销。"
