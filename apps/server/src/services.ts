@@ -32,6 +32,7 @@ import {
 } from './modules/settings/index.js';
 import { createSystemAccountService } from './modules/system-accounts/index.js';
 import { createVersionService } from './modules/version/index.js';
+import { createWebhookModule, webhookEnqueuer } from './modules/webhooks/index.js';
 
 interface Logger {
   info(message: string): void;
@@ -73,6 +74,7 @@ export function createServices(
     filters,
     events: mailEvents,
     log,
+    afterStore: webhookEnqueuer(engine),
   });
   const mail = createMailService(db, engine, settings);
   const domains = createDomainService(db, {
@@ -107,6 +109,7 @@ export function createServices(
     metrics,
   });
   const security = createSecurityService(db);
+  const webhooks = createWebhookModule({ db, engine, config: config.webhooks, rateLimits, log, metrics });
   return {
     // Operations: readiness and the Prometheus metrics of this app (its own registry).
     health,
@@ -144,6 +147,8 @@ export function createServices(
     paySettings,
     orders: createOrderService({ db, settings, paySettings, rateLimits }),
     ...sending,
+    // Webhooks and Telegram: the owner's targets and the queue's worker.
+    ...webhooks,
     // Running the service: security centre, settings, version, blacklist, API keys, open API,
     // dashboard
     security,
