@@ -46,7 +46,7 @@ export const TABLE_OWNERS = {
   sent_message_chunks: 'sent-message-repo.ts',
   outbound_queue: 'outbound-queue-repo.ts',
   webhooks: 'webhook-repo.ts',
-  webhook_deliveries: 'webhook-delivery-repo.ts',
+  webhook_deliveries: 'webhook-repo.ts',
   rate_counters: 'rate-counter-repo.ts',
 };
 

@@ -416,6 +416,8 @@ export interface WebhookDeliveryTable {
   lease_owner: string | null;
   lease_until: number | null;
   response_code: number | null;
+  /** every attempt's HTTP status, comma-separated, 0 when none answered */
+  response_codes: Generated<string>;
   last_error: string | null;
   duration_ms: number | null;
   created_at: number;

@@ -11,6 +11,7 @@ import type {
   CheckAddressData,
   CreateCardData,
   CreatedAddress,
+  CreatedWebhook,
   DashboardView,
   DeletedCount,
   DkimData,
@@ -45,11 +46,15 @@ import type {
   SettingData,
   StartAuthData,
   SysAccount,
+  TelegramSettings,
   UnreadData,
   UpdatedCount,
   UploadedFile,
   VerCardData,
   VersionInfo,
+  Webhook,
+  WebhookDelivery,
+  WebhookTestResult,
 } from '@youju/contract';
 import { expect } from 'vitest';
 
@@ -167,6 +172,15 @@ export interface ApiBodies {
   'user/refreshKey': ApiEnvelope<ApiKeyView>;
   'user/getVersion': ApiEnvelope<VersionInfo>;
   'user/getDashboard': ApiEnvelope<DashboardView>;
+  // webhooks and Telegram
+  'user/getWebhooks': ApiEnvelope<Webhook[]>;
+  'user/addWebhook': ApiEnvelope<CreatedWebhook>;
+  'user/editWebhook': ApiEnvelope<Webhook>;
+  'user/delWebhook': Done;
+  'user/testWebhook': ApiEnvelope<WebhookTestResult>;
+  'user/getWebhookDeliveries': ApiEnvelope<PageOf<WebhookDelivery>>;
+  'user/getTelegram': ApiEnvelope<TelegramSettings>;
+  'user/setTelegram': Done;
   'admin/getSysAccount': ApiEnvelope<PageOf<SysAccount>>;
   'admin/createSysAccount': ApiEnvelope<SysAccount>;
   'admin/editSysAccount': ApiEnvelope<SysAccount>;

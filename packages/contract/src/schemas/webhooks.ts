@@ -83,6 +83,8 @@ export const WebhookDelivery = Type.Object({
   status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
   attempts: Type.Integer(),
   responseCode: Type.Union([Type.Integer(), Type.Null()]),
+  /** every attempt's HTTP status in order; 0 where none answered (timeout, refused connection) */
+  responseCodes: Type.Array(Type.Integer()),
   lastError: Type.Union([Type.String(), Type.Null()]),
   durationMs: Type.Union([Type.Integer(), Type.Null()]),
   createdAt: Time,

@@ -52,6 +52,8 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('lease_owner', 'text')
     .addColumn('lease_until', time)
     .addColumn('response_code', 'integer')
+    // every attempt's HTTP status, comma-separated (0: no answer), for the delivery log
+    .addColumn('response_codes', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('last_error', 'text')
     .addColumn('duration_ms', 'integer')
     .addColumn('created_at', time, (c) => c.notNull())

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Engine } from '../../db/database.js';
-import { enqueueMailDeliveries } from '../../db/repositories/webhook-delivery-repo.js';
+import { enqueueMailDeliveries } from '../../db/repositories/webhook-repo.js';
 import type { Database } from '../../db/schema.js';
 
 /**

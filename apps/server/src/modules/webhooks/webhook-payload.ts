@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { LeasedWebhookDelivery } from '../../db/repositories/webhook-delivery-repo.js';
+import type { LeasedWebhookDelivery } from '../../db/repositories/webhook-repo.js';
 
 /** A webhook's `text` is cut at this many bytes of UTF-8 (API contract: 4 KB). */
 export const TEXT_LIMIT_BYTES = 4096;

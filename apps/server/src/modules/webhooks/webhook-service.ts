@@ -19,16 +19,14 @@ import type { Engine } from '../../db/database.js';
 import { lockForTransaction } from '../../db/locks.js';
 import { findMailboxByAddress } from '../../db/repositories/mailbox-repo.js';
 import {
-  insertFinishedDelivery,
-  pageDeliveriesOfWebhook,
-} from '../../db/repositories/webhook-delivery-repo.js';
-import {
   countWebhooksOfOwner,
   deleteWebhookOfOwner,
   findTelegramOfOwner,
   findWebhookOfOwner,
+  insertFinishedDelivery,
   insertWebhook,
   listWebhooksOfOwner,
+  pageDeliveriesOfWebhook,
   recordWebhookOutcome,
   updateWebhookOfOwner,
 } from '../../db/repositories/webhook-repo.js';
@@ -72,6 +70,7 @@ function deliveryView(row: WebhookDeliveryRow): WebhookDelivery {
     status: row.status,
     attempts: row.attempts,
     responseCode: row.response_code,
+    responseCodes: row.response_codes ? row.response_codes.split(',').map(Number) : [],
     lastError: row.last_error,
     durationMs: row.duration_ms,
     createdAt: toIso(Number(row.created_at)),
@@ -240,6 +239,7 @@ export function createWebhookService(deps: {
         lease_owner: null,
         lease_until: null,
         response_code: responseCode,
+        response_codes: String(responseCode ?? 0),
         last_error: error,
         duration_ms: outcome.durationMs,
         created_at: now,

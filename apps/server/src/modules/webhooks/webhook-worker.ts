@@ -7,8 +7,8 @@ import {
   listDueWebhookDeliveries,
   listLeasedWebhookDeliveries,
   recordWebhookDeliveryIfLeased,
-} from '../../db/repositories/webhook-delivery-repo.js';
-import { recordWebhookOutcome } from '../../db/repositories/webhook-repo.js';
+  recordWebhookOutcome,
+} from '../../db/repositories/webhook-repo.js';
 import type { Database, WebhookDeliveryTable } from '../../db/schema.js';
 import type { WebhookDeliveryResult } from '../../lib/metrics.js';
 import { type PostOutcome, safePost } from './safe-post.js';
@@ -196,12 +196,17 @@ export function createWebhookWorker(deps: {
         : { next_attempt_at: next, response_code: code, last_error: error, duration_ms: outcome.durationMs };
       if (giveUp) final = 'failed';
     }
-    const recorded = await recordWebhookDeliveryIfLeased(db, delivery.id, lease, {
-      ...changes,
-      updated_at: now,
-    });
+    const interrupted = outcome !== 'gone' && outcome.kind === 'error' && stopController.signal.aborted;
+    const answered = outcome === 'gone' || interrupted ? null : outcome.kind === 'response' ? outcome.statusCode : 0;
+    const recorded = await recordWebhookDeliveryIfLeased(
+      db,
+      delivery.id,
+      lease,
+      { ...changes, updated_at: now },
+      answered,
+    );
     if (!recorded) return;
-    if (outcome !== 'gone' && !(outcome.kind === 'error' && stopController.signal.aborted)) {
+    if (outcome !== 'gone' && !interrupted) {
       await recordWebhookOutcome(db, delivery.webhook.id, {
         status: changes.status === 'delivered' ? 'delivered' : 'failed',
         responseCode: outcome.kind === 'response' ? outcome.statusCode : null,
