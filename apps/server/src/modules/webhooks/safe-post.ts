@@ -43,6 +43,10 @@ export async function checkedAddresses(host: string, allowPrivate: boolean): Pro
     if (!allowPrivate && !isPublicAddress(host)) throw refusal(host, host);
     return [{ address: host, family: isIP(host) }];
   }
+  // RFC 6761 section 6.3: localhost names are loopback whatever a resolver says (or fails to say).
+  const name = host.toLowerCase().replace(/\.$/, '');
+  if (!allowPrivate && (name === 'localhost' || name.endsWith('.localhost')))
+    throw refusal(host, '127.0.0.1');
   const addresses = await new Promise<LookupAddress[]>((resolve, reject) =>
     dnsLookup(host, { all: true, verbatim: true }, (error, found) =>
       error ? reject(error) : resolve(found),

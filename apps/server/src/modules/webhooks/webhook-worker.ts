@@ -197,7 +197,8 @@ export function createWebhookWorker(deps: {
       if (giveUp) final = 'failed';
     }
     const interrupted = outcome !== 'gone' && outcome.kind === 'error' && stopController.signal.aborted;
-    const answered = outcome === 'gone' || interrupted ? null : outcome.kind === 'response' ? outcome.statusCode : 0;
+    const answered =
+      outcome === 'gone' || interrupted ? null : outcome.kind === 'response' ? outcome.statusCode : 0;
     const recorded = await recordWebhookDeliveryIfLeased(
       db,
       delivery.id,
