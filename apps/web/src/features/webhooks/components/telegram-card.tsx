@@ -38,7 +38,11 @@ export function TelegramCard() {
         name="telegram"
         form={form}
         layout="vertical"
-        initialValues={{ botToken: '', chatId: current?.chatId ?? '', enabled: current?.enabled ?? true }}
+        initialValues={{
+          botToken: '',
+          chatId: current?.chatId ?? '',
+          enabled: current?.botTokenSet ? current.enabled : true,
+        }}
         onValuesChange={() => save.reset()}
         onFinish={submit}
         style={{ maxWidth: 520 }}
