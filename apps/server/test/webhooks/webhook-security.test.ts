@@ -227,3 +227,20 @@ describe('limits and bad input', () => {
     expect(body.data.secret).toBe(secret);
   });
 });
+
+describe('documentation', () => {
+  it('tells receivers in the OpenAPI description how to verify the signature, in Node and Python', async () => {
+    const response = await fetch(`${server.baseUrl}/api/openapi.json`);
+    const document = (await response.json()) as { info: { description: string } };
+    const { description } = document.info;
+    for (const text of [
+      'X-Youju-Signature',
+      'X-Youju-Timestamp',
+      'X-Youju-Delivery',
+      'createHmac',
+      'hmac.new',
+    ]) {
+      expect(description).toContain(text);
+    }
+  });
+});
