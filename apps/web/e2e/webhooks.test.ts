@@ -2,7 +2,8 @@ import type { Webhook } from '@youju/contract';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver, verifySignature } from '../../server/test/webhooks/webhook-helpers';
-import { ok } from './support/api';
+import { addDomain, createAddress, ok } from './support/api';
+import { sendSmtp } from './support/smtp';
 import { setUpBrowserSuite } from './support/suite';
 
 /** /user/interface: webhooks and Telegram, on a desktop screen and on a 375 px phone. */
@@ -13,7 +14,12 @@ describe('webhooks and Telegram on /user/interface', () => {
     receiver = await startReceiver();
     telegram = await startReceiver();
     return {
-      env: { WEBHOOK_ALLOW_PRIVATE: '1', TELEGRAM_API_URL: telegram.url, WEBHOOK_POLL_MS: '200' },
+      env: {
+        WEBHOOK_ALLOW_PRIVATE: '1',
+        TELEGRAM_API_URL: telegram.url,
+        WEBHOOK_POLL_MS: '200',
+        PUBLIC_URL: 'https://mail.e2e.test',
+      },
     };
   });
   afterAll(async () => {
@@ -119,8 +125,25 @@ describe('webhooks and Telegram on /user/interface', () => {
     await card.getByText('已设置，留空则保持不变').waitFor();
     expect(await page.content()).not.toContain('AAHdqTcv');
 
+    // New mail arrives as a Telegram message whose link opens the message in the web client.
+    const domain = await addDomain(suite.admin, { name: 'tg-e2e.youju.test' });
+    const address = await createAddress(suite.admin, { domainId: domain.id, localPart: 'bot' });
+    const raw = Buffer.from(
+      `From: Notifier <notify@e2e.test>\r\nTo: <${address}>\r\nSubject: Login code\r\n` +
+        'Content-Type: text/plain; charset=utf-8\r\n\r\nYour verification code is 620174.\r\n',
+    );
+    expect(await sendSmtp(suite.server.smtpPort, 'notify@e2e.test', address, raw)).toMatch(/^250/);
+    await expect.poll(() => bot.received.length, { timeout: 15_000 }).toBe(2);
+    const text = (JSON.parse(bot.received[1]?.body ?? '{}') as { text: string }).text;
+    expect(text).toContain('620174');
+    const link = /https:\/\/mail\.e2e\.test(\/user\/inbox\?id=\d+)/.exec(text)?.[1];
+    expect(link).toBeDefined();
+    await page.goto(`${suite.baseUrl}${link}`);
+    await page.getByTestId('reader-subject').filter({ hasText: 'Login code' }).waitFor();
+
     // Telegram refusing the chat is told in the card.
     bot.setFallback({ status: 400, body: '{"ok":false,"description":"Bad Request: chat not found"}' });
+    await page.goto(`${suite.baseUrl}/user/interface`);
     await card.getByLabel('聊天编号').fill('42');
     await card.getByRole('button', { name: /保存并发送测试消息/ }).click();
     await card.getByTestId('telegram-error').filter({ hasText: 'chat not found' }).waitFor();
