@@ -24,7 +24,7 @@ const OPEN_API_DESCRIPTION = [
   '```js',
   "import { createHmac, timingSafeEqual } from 'node:crypto';",
   'function verify(secret, timestamp, rawBody, signature) {',
-  "  const expected = 'sha256=' + createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');",
+  "  const expected = 'sha256=' + createHmac('sha256', secret).update(timestamp + '.' + rawBody).digest('hex');",
   '  return signature.length === expected.length && timingSafeEqual(Buffer.from(signature), Buffer.from(expected));',
   '}',
   '```',

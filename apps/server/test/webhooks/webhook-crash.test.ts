@@ -51,6 +51,7 @@ describe('webhooks across kill -9', () => {
         body: { url: `${receiver.url}/crash` },
       });
       expectOk(hook.body);
+      const { id: hookId, secret } = hook.body.data;
 
       const result = await sendMail(first.smtpPort, {
         to: [address],
@@ -76,18 +77,17 @@ describe('webhooks across kill -9', () => {
           subject: 'acknowledged then killed',
           code: '551234',
         });
-        expect(verifySignature(hook.body.data.secret, post.headers, post.body)).toBe(true);
+        expect(verifySignature(secret, post.headers, post.body)).toBe(true);
         // a POST begun before the kill is the same delivery (same id), so the receiver can drop it
         const keys = new Set(receiver.received.map((request) => request.headers['x-youju-delivery']));
         expect(keys.size).toBe(1);
 
         const again = await second.api('POST', 'login', { body: ADMIN });
         expectOk(again.body);
+        const token2 = again.body.data.token;
         await waitFor(
           async () => {
-            const log = await second.api('GET', `user/getWebhookDeliveries?id=${hook.body.data.id}`, {
-              token: again.body.data.token,
-            });
+            const log = await second.api('GET', `user/getWebhookDeliveries?id=${hookId}`, { token: token2 });
             expectOk(log.body);
             return log.body.data.list[0]?.status === 'delivered';
           },

@@ -1,4 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  insertWebhookDelivery,
+  leaseDueWebhookDeliveries,
+  listDueWebhookDeliveries,
+  listLeasedWebhookDeliveries,
+} from '../../src/db/repositories/webhook-repo.js';
 import { expectOk } from '../support/api.js';
 import { createAddress, createUserWithDomain, type MailWorld } from '../support/fixtures.js';
 import { sendMail, simpleMessage } from '../support/smtp-client.js';
@@ -219,6 +225,57 @@ describe('webhook delivery', () => {
     const text = await response.text();
     const delivered = /youju_webhook_deliveries_total\{result="delivered"\} (\d+)/.exec(text);
     expect(Number(delivered?.[1])).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('the queue shared by processes', () => {
+  it('gives each due delivery to one claimant when several claim at once', async () => {
+    const hook = await addWebhook('/never-due');
+    const { db } = server.app.database;
+    // Due only in an hour, so this server's own worker leaves them alone; the claims look from then.
+    const later = Date.now() + 3_600_000;
+    for (let index = 0; index < 20; index++) {
+      await insertWebhookDelivery(db, {
+        webhook_id: hook.id,
+        event: 'mail.received',
+        message_id: null,
+        delivery_key: `claim-test-${hook.id}-${index}`,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: later,
+        lease_owner: null,
+        lease_until: null,
+        response_code: null,
+        last_error: null,
+        duration_ms: null,
+        created_at: later,
+        updated_at: later,
+        delivered_at: null,
+      });
+    }
+    const due = await listDueWebhookDeliveries(db, later, 1000);
+    const claimants = ['process-a', 'process-b', 'process-c', 'process-d'];
+    await Promise.all(
+      claimants.map((owner) =>
+        leaseDueWebhookDeliveries(db, due, { owner, until: later + 60_000, now: later }),
+      ),
+    );
+    const held = await Promise.all(claimants.map((owner) => listLeasedWebhookDeliveries(db, due, owner)));
+    const ids = held.flat().map((row) => row.id);
+    expect(ids.length).toBe(due.length);
+    expect(new Set(ids).size).toBe(due.length);
+    // every claimed row counts exactly one attempt
+    expect(held.flat().every((row) => row.attempts === 1)).toBe(true);
+    // and a claimed row is not due again until its lease runs out
+    expect(await listDueWebhookDeliveries(db, later + 1, 1000)).not.toEqual(expect.arrayContaining(due));
+    expect((await listDueWebhookDeliveries(db, later + 60_001, 1000)).length).toBeGreaterThanOrEqual(
+      due.length,
+    );
+    const removed = await server.api('POST', 'user/delWebhook', {
+      token: world.userToken,
+      body: { id: hook.id },
+    });
+    expectOk(removed.body);
   });
 });
 

@@ -185,8 +185,8 @@ export async function enqueueMailDeliveries(
   return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
-/** Records a delivery made on the spot (testWebhook), finished already. */
-export async function insertFinishedDelivery(
+/** Inserts one delivery row as given (testWebhook records its finished attempt with it). */
+export async function insertWebhookDelivery(
   db: Queryable,
   row: Omit<Insertable<WebhookDeliveryTable>, 'id'>,
 ): Promise<void> {
@@ -377,4 +377,14 @@ export async function pageDeliveriesOfWebhook(
       .executeTakeFirst(),
   ]);
   return { rows, total: Number(count?.count ?? 0) };
+}
+
+/** Forgets settled deliveries (delivered or failed) last touched before `cutoff`. */
+export async function deleteSettledWebhookDeliveriesBefore(db: Queryable, cutoff: number): Promise<number> {
+  const result = await db
+    .deleteFrom('webhook_deliveries')
+    .where('status', 'in', ['delivered', 'failed'])
+    .where('updated_at', '<', cutoff)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -23,8 +23,8 @@ import {
   deleteWebhookOfOwner,
   findTelegramOfOwner,
   findWebhookOfOwner,
-  insertFinishedDelivery,
   insertWebhook,
+  insertWebhookDelivery,
   listWebhooksOfOwner,
   pageDeliveriesOfWebhook,
   recordWebhookOutcome,
@@ -228,7 +228,7 @@ export function createWebhookService(deps: {
       const delivered = responseCode !== null && responseCode >= 200 && responseCode < 300;
       const error = delivered ? null : outcome.kind === 'error' ? outcome.error : `HTTP ${responseCode}`;
       const done = Date.now();
-      await insertFinishedDelivery(db, {
+      await insertWebhookDelivery(db, {
         webhook_id: row.id,
         event: TEST_EVENT,
         message_id: null,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Updateable } from 'kysely';
 import type { WebhookConfig } from '../../config.js';
 import {
+  deleteSettledWebhookDeliveriesBefore,
   type LeasedWebhookDelivery,
   leaseDueWebhookDeliveries,
   listDueWebhookDeliveries,
@@ -20,6 +21,9 @@ const CONCURRENCY = 16;
 const PER_HOST = 4;
 /** The longest wait between two attempts. */
 const MAX_DELAY_MS = 4 * 60 * 60 * 1000;
+/** Settled deliveries stay in the log this long, and the log is pruned this often. */
+const LOG_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 interface Logger {
   info(message: string): void;
@@ -115,6 +119,7 @@ export function createWebhookWorker(deps: {
   let current: Promise<void> | null = null;
   let again = false;
   let stopped = true;
+  let prunedAt = 0;
 
   function hostLimit(host: string) {
     let limit = hosts.get(host);
@@ -232,7 +237,16 @@ export function createWebhookWorker(deps: {
     await record(delivery, lease, outcome);
   }
 
+  /** Keeps the delivery log bounded: settled rows older than 30 days go (pending ones never). */
+  async function prune(): Promise<void> {
+    const now = Date.now();
+    if (now - prunedAt < PRUNE_EVERY_MS) return;
+    prunedAt = now;
+    await deleteSettledWebhookDeliveriesBefore(db, now - LOG_KEPT_MS);
+  }
+
   async function poll(): Promise<void> {
+    await prune();
     do {
       again = false;
       const now = Date.now();
@@ -245,8 +259,19 @@ export function createWebhookWorker(deps: {
         rows.map((row) =>
           hostLimit(hostOf(row, config.telegramApiUrl)).run(() =>
             overall.run(async () => {
-              if (stopped) return;
               try {
+                if (stopped) {
+                  // Not begun before the stop: hand the row back at once, its attempt not counted,
+                  // rather than leaving it leased until the lease runs out.
+                  await recordWebhookDeliveryIfLeased(
+                    db,
+                    row.id,
+                    lease,
+                    { attempts: Math.max(0, row.attempts - 1), updated_at: Date.now() },
+                    null,
+                  );
+                  return;
+                }
                 await deliver(row, lease);
               } catch (error) {
                 // The row stays leased until the lease runs out; a later poll takes it again.
