@@ -300,7 +300,12 @@ describe('Telegram', () => {
 
       const shown = await tgServer.api('GET', 'user/getTelegram', { token: tgWorld.userToken });
       expectOk(shown.body);
-      expect(shown.body.data).toEqual({ chatId: '-100123456', enabled: true, botTokenSet: true });
+      expect(shown.body.data).toEqual({
+        chatId: '-100123456',
+        enabled: true,
+        botTokenSet: true,
+        lastStatus: null,
+      });
       expect(JSON.stringify(shown.body)).not.toContain('AAHdqTcv');
 
       await sendMail(tgServer.smtpPort, {
@@ -308,6 +313,14 @@ describe('Telegram', () => {
         content: simpleMessage(address, 'GitHub 登录', 'Your verification code is 739184.'),
       });
       await waitFor(() => telegram.received.length === 2, { what: 'the Telegram message' });
+      await waitFor(
+        async () => {
+          const state = await tgServer.api('GET', 'user/getTelegram', { token: tgWorld.userToken });
+          expectOk(state.body);
+          return state.body.data.lastStatus?.status === 'delivered';
+        },
+        { what: 'the Telegram notification recorded as delivered' },
+      );
       const message = JSON.parse(telegram.received[1]?.body ?? '{}') as { chat_id: string; text: string };
       expect(message.chat_id).toBe('-100123456');
       expect(message.text).toContain('Tester <tester@sender.example>');

@@ -106,5 +106,7 @@ export const TelegramSettings = Type.Object({
   chatId: Type.Union([Type.String(), Type.Null()]),
   enabled: Type.Boolean(),
   botTokenSet: Type.Boolean(),
+  /** the last notification sent (or tried), as on webhooks */
+  lastStatus: WebhookLastStatus,
 });
 export type TelegramSettings = Static<typeof TelegramSettings>;

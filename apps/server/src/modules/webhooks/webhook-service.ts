@@ -112,6 +112,8 @@ export function createWebhookService(deps: {
 }) {
   const { db, engine, config } = deps;
   const tests = deps.rateLimits('webhook-test', 60_000);
+  // setTelegram sends a message each time it enables: the same budget, kept apart.
+  const telegramTests = deps.rateLimits('telegram-test', 60_000);
 
   async function refusePrivate(url: string): Promise<void> {
     try {
@@ -270,8 +272,13 @@ export function createWebhookService(deps: {
     async telegram(auth: AuthContext): Promise<TelegramSettings> {
       const row = await findTelegramOfOwner(db, ownerOf(auth));
       return row
-        ? { chatId: row.chat_id, enabled: row.enabled === 1, botTokenSet: true }
-        : { chatId: null, enabled: false, botTokenSet: false };
+        ? {
+            chatId: row.chat_id,
+            enabled: row.enabled === 1,
+            botTokenSet: true,
+            lastStatus: view(row).lastStatus,
+          }
+        : { chatId: null, enabled: false, botTokenSet: false, lastStatus: null };
     },
 
     /**
@@ -284,6 +291,9 @@ export function createWebhookService(deps: {
       const botToken = input.botToken ?? existing?.secret;
       if (!botToken) throw ApiError.badRequest('请填写机器人令牌（botToken），格式如 123456789:AA…');
       if (input.enabled) {
+        if ((await telegramTests.hit(String(ownerId))) > TESTS_PER_MINUTE) {
+          throw ApiError.tooMany(`保存太频繁，每分钟最多 ${TESTS_PER_MINUTE} 次，请稍后再试`, 60);
+        }
         const outcome = await sendTelegram(
           config,
           botToken,

@@ -1,5 +1,6 @@
 import type { TelegramSettingsInput } from '@youju/contract';
 import { Alert, Button, Card, Form, Input, Skeleton, Switch, Typography } from 'antd';
+import { formatTime } from '../../../lib/dates';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useSetTelegram, useTelegram } from '../api/telegram';
 
@@ -89,6 +90,12 @@ export function TelegramCard() {
             description={save.error.message}
             data-testid="telegram-error"
           />
+        ) : null}
+        {current?.lastStatus ? (
+          <Typography.Paragraph type={current.lastStatus.status === 'delivered' ? 'success' : 'danger'}>
+            最近推送：{current.lastStatus.status === 'delivered' ? '成功' : '失败'}（
+            {formatTime(current.lastStatus.at)}）
+          </Typography.Paragraph>
         ) : null}
         <Button type="primary" htmlType="submit" loading={save.isPending}>
           保存并发送测试消息
