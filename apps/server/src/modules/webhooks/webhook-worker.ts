@@ -46,6 +46,8 @@ function semaphore(size: number) {
         waiting.shift()?.();
       }
     },
+    /** nobody holds it and nobody waits */
+    idle: () => active === 0 && waiting.length === 0,
   };
 }
 
@@ -281,6 +283,8 @@ export function createWebhookWorker(deps: {
           ),
         ),
       );
+      // One entry per host seen: forget the hosts nothing is being sent to any more.
+      for (const [host, limit] of hosts) if (limit.idle()) hosts.delete(host);
       if (ids.length === BATCH) again = true;
     } while (again && !stopped);
   }
