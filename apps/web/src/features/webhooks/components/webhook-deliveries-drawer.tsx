@@ -17,7 +17,7 @@ export function WebhookDeliveriesDrawer({ webhook, onClose }: { webhook: Webhook
   const [page, setPage] = useState(1);
   const deliveries = useWebhookDeliveries(webhook.id, page);
   return (
-    <Drawer open title="投递记录" size="large" onClose={onClose} width="min(760px, 100vw)">
+    <Drawer open title="投递记录" size="min(760px, 100vw)" onClose={onClose}>
       <Typography.Paragraph type="secondary" ellipsis={{ tooltip: webhook.url }}>
         {webhook.url}
       </Typography.Paragraph>
