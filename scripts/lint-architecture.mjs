@@ -45,6 +45,8 @@ export const TABLE_OWNERS = {
   sent_messages: 'sent-message-repo.ts',
   sent_message_chunks: 'sent-message-repo.ts',
   outbound_queue: 'outbound-queue-repo.ts',
+  webhooks: 'webhook-repo.ts',
+  webhook_deliveries: 'webhook-repo.ts',
   rate_counters: 'rate-counter-repo.ts',
 };
 

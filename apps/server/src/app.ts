@@ -28,6 +28,7 @@ import { settingsRoutes } from './modules/settings/index.js';
 import { systemAccountRoutes } from './modules/system-accounts/index.js';
 import { variablesRoutes } from './modules/variables/index.js';
 import { versionRoutes } from './modules/version/index.js';
+import { startWebhooks, webhookRoutes } from './modules/webhooks/index.js';
 import { installAuthentication } from './plugins/authentication.js';
 import { installCompression } from './plugins/compression.js';
 import { installErrorHandling } from './plugins/error-handling.js';
@@ -152,6 +153,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     checkEveryMs: config.backupCheckMs,
   });
   app.addHook('preClose', async () => backups.stop());
+  startWebhooks(app, app.services.mailEvents);
 
   installHttpMetrics(app);
   installValidators(app);
@@ -204,6 +206,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(securityRoutes, { prefix: '/api/user' });
   await app.register(apiKeyRoutes, { prefix: '/api/user' });
   await app.register(dashboardRoutes, { prefix: '/api/user' });
+  await app.register(webhookRoutes, { prefix: '/api/user' });
   await app.register(firewallRoutes, { prefix: '/api/waf' });
   await app.register(openRoutes, { prefix: '/api/open' });
   await installWebClient(app, config.webRoot);

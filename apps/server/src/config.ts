@@ -50,6 +50,27 @@ export interface Config {
   metricsToken: string | null;
   /** BACKUP_CHECK_MS: how often the process looks whether a scheduled backup is due (tests) */
   backupCheckMs: number;
+  /** webhooks and Telegram (modules/webhooks) */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE=1: targets on loopback, private or link-local addresses are allowed */
+  allowPrivate: boolean;
+  /** TELEGRAM_API_URL: the Telegram Bot API (tests point it at a local stand-in) */
+  telegramApiUrl: string;
+  /** PUBLIC_URL: the web client's address as people open it, for links in Telegram messages */
+  publicUrl: string;
+  /** WEBHOOK_POLL_MS: how often the worker looks for due deliveries (new mail also wakes it) */
+  pollMs: number;
+  /** WEBHOOK_RETRY_BASE_MS: the wait after the first failure, doubled after each further one */
+  retryBaseMs: number;
+  /** WEBHOOK_MAX_AGE_MS: after this long without success a delivery is given up (`failed`) */
+  maxAgeMs: number;
+  /** WEBHOOK_TIMEOUT_MS: how long one POST may take, connection to last byte */
+  timeoutMs: number;
+  /** WEBHOOK_LEASE_MS: how long a claimed delivery stays with a process before another may take it */
+  leaseMs: number;
 }
 
 export interface OutboundConfig {
@@ -171,6 +192,24 @@ function outbound(env: NodeJS.ProcessEnv): OutboundConfig {
   };
 }
 
+function webhooks(env: NodeJS.ProcessEnv, mailHostname: string): WebhookConfig {
+  const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `https://${mailHostname}`;
+  return {
+    allowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1' || env.WEBHOOK_ALLOW_PRIVATE === 'true',
+    telegramApiUrl: (url(env, 'TELEGRAM_API_URL', ['http:', 'https:']) ?? 'https://api.telegram.org').replace(
+      /\/+$/,
+      '',
+    ),
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    pollMs: milliseconds(env, 'WEBHOOK_POLL_MS', 5_000),
+    // The first retry comes within a minute, then the waits double (1, 2, 4 … minutes).
+    retryBaseMs: milliseconds(env, 'WEBHOOK_RETRY_BASE_MS', 30_000),
+    maxAgeMs: milliseconds(env, 'WEBHOOK_MAX_AGE_MS', 24 * HOUR_MS),
+    timeoutMs: milliseconds(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+    leaseMs: milliseconds(env, 'WEBHOOK_LEASE_MS', 5 * MINUTE_MS),
+  };
+}
+
 function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | null {
   const raw = optional(env, name);
   if (!raw) return null;
@@ -205,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Parti
   if (!isIP(host) && host !== 'localhost') {
     throw new ConfigError(`HOST 必须是 IP 地址，当前为 "${host}"`);
   }
+  const mailHostname = optional(env, 'MAIL_HOSTNAME') ?? hostname();
   return {
     port: port(env, 'PORT', 8080),
     host,
@@ -220,7 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Parti
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
-    mailHostname: optional(env, 'MAIL_HOSTNAME') ?? hostname(),
+    mailHostname,
     initAdminUser,
     initAdminPassword,
     dnsServers: dnsServers(optional(env, 'DNS_SERVERS')),
@@ -232,6 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Parti
     trustedProxies: trustedProxies(optional(env, 'TRUSTED_PROXIES')),
     metricsToken: metricsToken(optional(env, 'METRICS_TOKEN')),
     backupCheckMs: milliseconds(env, 'BACKUP_CHECK_MS', MINUTE_MS),
+    webhooks: webhooks(env, mailHostname),
     ...defaults,
   };
 }

@@ -33,6 +33,7 @@ import {
 } from './modules/settings/index.js';
 import { createSystemAccountService } from './modules/system-accounts/index.js';
 import { createVersionService } from './modules/version/index.js';
+import { createWebhookModule, webhookEnqueuer } from './modules/webhooks/index.js';
 
 /** pino's calling convention: a message, or the fields of the line and then the message */
 interface Logger {
@@ -78,6 +79,7 @@ export function createServices(
     filters,
     events: mailEvents,
     log,
+    afterStore: webhookEnqueuer(engine),
   });
   const mail = createMailService(db, engine, settings);
   const domains = createDomainService(db, {
@@ -117,6 +119,7 @@ export function createServices(
     mailHostname: config.mailHostname,
     log,
   });
+  const webhooks = createWebhookModule({ db, engine, config: config.webhooks, rateLimits, log, metrics });
   return {
     // Operations: readiness and the Prometheus metrics of this app (its own registry).
     health,
@@ -150,6 +153,8 @@ export function createServices(
     paySettings,
     orders: createOrderService({ db, settings, paySettings, rateLimits }),
     ...sending,
+    // Webhooks and Telegram: the owner's targets and the queue's worker.
+    ...webhooks,
     // Running the service: security centre, settings, version, blacklist, API keys, open API,
     // dashboard
     security,

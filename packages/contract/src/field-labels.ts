@@ -45,4 +45,9 @@ export const FieldLabels: Record<string, string> = {
   action: '处理方式',
   orderNo: '订单号',
   timeout: '超时时间',
+  url: '回调地址',
+  secret: '签名密钥',
+  events: '事件',
+  botToken: '机器人令牌',
+  chatId: '聊天编号',
 };

@@ -12,4 +12,5 @@ export * from './schemas/mail-clients.js';
 export * from './schemas/operations.js';
 export * from './schemas/public.js';
 export * from './schemas/settings.js';
+export * from './schemas/webhooks.js';
 export * from './storage-keys.js';

@@ -29,6 +29,8 @@ export interface Database {
   outbound_queue: OutboundQueueTable;
   rate_counters: RateCounterTable;
   retired_addresses: RetiredAddressTable;
+  webhooks: WebhookTable;
+  webhook_deliveries: WebhookDeliveryTable;
 }
 
 export interface SystemAccountTable {
@@ -378,3 +380,48 @@ export interface RetiredAddressTable {
   address: string;
   retired_at: number;
 }
+
+/** A webhook (`http`) or the owner's Telegram bot (`telegram`) told of new mail (migration 051). */
+export interface WebhookTable {
+  id: Generated<number>;
+  owner_id: number;
+  kind: 'http' | 'telegram';
+  url: string | null;
+  chat_id: string | null;
+  /** the HMAC key of a webhook, the bot token of a Telegram target: never shown after creation */
+  secret: string;
+  /** JSON string[] */
+  events_json: string;
+  address: string | null;
+  enabled: number;
+  created_at: number;
+  last_status: 'delivered' | 'failed' | null;
+  last_response_code: number | null;
+  last_attempt_at: number | null;
+}
+export type WebhookRow = Selectable<WebhookTable>;
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One event for one target in the webhook queue (migration 051). */
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  webhook_id: number;
+  event: string;
+  message_id: number | null;
+  delivery_key: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  response_code: number | null;
+  /** every attempt's HTTP status, comma-separated, 0 when none answered */
+  response_codes: Generated<string>;
+  last_error: string | null;
+  duration_ms: number | null;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+}
+export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;

@@ -92,11 +92,11 @@ export function createMetrics(sources: MetricSources) {
     registers: [registry],
   });
 
-  // Declared for the dashboards and alerts written against the contract: Youju sends no webhooks
-  // yet, so both series stay at zero until webhook delivery exists and counts here.
+  // Counted by the webhook worker (modules/webhooks) when a delivery is settled: delivered (2xx), or
+  // failed (given up after 24 h of retries, refused target, message deleted). Retries are not counted.
   const webhookDeliveries = new Counter({
     name: 'youju_webhook_deliveries_total',
-    help: 'Webhook deliveries: delivered, failed (no webhooks exist yet: always 0)',
+    help: 'Webhook and Telegram deliveries by final outcome: delivered, failed (given up)',
     labelNames: ['result'] as const,
     registers: [registry],
   });

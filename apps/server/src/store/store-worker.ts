@@ -1,7 +1,8 @@
 /**
  * The store worker (see message-store.ts): a thread that stores inbound mail with its own database
  * connection, through the very `deliver` the rest of the program uses. It composes only what that
- * needs: settings, content filters, mail events (NOTIFY on PostgreSQL) and the inbound service.
+ * needs: settings, content filters, mail events (NOTIFY on PostgreSQL), the webhook enqueue (in the
+ * storing transaction) and the inbound service.
  * On SQLite it also keeps the search index up with new mail (db/search-index.ts).
  *
  * On SQLite this connection and the main thread's are two writers of one file: every transaction
@@ -13,6 +14,7 @@ import { INDEX_BATCH, indexNewMessages } from '../db/search-index.js';
 import { createFilterService } from '../modules/filters/index.js';
 import { createInboundService, createMailEvents, DeliveryError } from '../modules/mail/index.js';
 import { createSettingsService } from '../modules/settings/index.js';
+import { webhookEnqueuer } from '../modules/webhooks/index.js';
 import type { StoreReply, StoreRequest, StoreWorkerData } from './message-store.js';
 
 if (!parentPort) throw new Error('store-worker.ts runs as a worker thread (message-store.ts starts it)');
@@ -43,6 +45,7 @@ const inbound = createInboundService({
   filters: createFilterService(database.db, database.engine, log),
   events: createMailEvents(database.pool, log),
   log,
+  afterStore: webhookEnqueuer(database.engine),
 });
 
 async function store(request: StoreRequest): Promise<StoreReply> {

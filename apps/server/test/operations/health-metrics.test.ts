@@ -150,7 +150,7 @@ describe('/metrics', () => {
       expect(response.text).toContain(`# TYPE ${name} `);
     }
     expect(sample(response.text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
-    // Webhooks do not exist yet: declared, and zero.
+    // Nothing was delivered on this server: declared from the start, and zero.
     expect(sample(response.text, 'youju_webhook_deliveries_total', { result: 'delivered' })).toBe(0);
     for (const status of ['queued', 'sending', 'retrying']) {
       expect(sample(response.text, 'youju_outbound_queue_depth', { status })).toBeGreaterThanOrEqual(0);

@@ -12,6 +12,7 @@ import type {
   ClientSettingsData,
   CreateCardData,
   CreatedAddress,
+  CreatedWebhook,
   DashboardView,
   DeletedCount,
   DkimData,
@@ -46,11 +47,15 @@ import type {
   SettingData,
   StartAuthData,
   SysAccount,
+  TelegramSettings,
   UnreadData,
   UpdatedCount,
   UploadedFile,
   VerCardData,
   VersionInfo,
+  Webhook,
+  WebhookDelivery,
+  WebhookTestResult,
 } from '@youju/contract';
 import { expect } from 'vitest';
 
@@ -169,6 +174,15 @@ export interface ApiBodies {
   'user/refreshKey': ApiEnvelope<ApiKeyView>;
   'user/getVersion': ApiEnvelope<VersionInfo>;
   'user/getDashboard': ApiEnvelope<DashboardView>;
+  // webhooks and Telegram
+  'user/getWebhooks': ApiEnvelope<Webhook[]>;
+  'user/addWebhook': ApiEnvelope<CreatedWebhook>;
+  'user/editWebhook': ApiEnvelope<Webhook>;
+  'user/delWebhook': Done;
+  'user/testWebhook': ApiEnvelope<WebhookTestResult>;
+  'user/getWebhookDeliveries': ApiEnvelope<PageOf<WebhookDelivery>>;
+  'user/getTelegram': ApiEnvelope<TelegramSettings>;
+  'user/setTelegram': Done;
   'admin/getSysAccount': ApiEnvelope<PageOf<SysAccount>>;
   'admin/createSysAccount': ApiEnvelope<SysAccount>;
   'admin/editSysAccount': ApiEnvelope<SysAccount>;

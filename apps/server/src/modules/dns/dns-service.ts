@@ -6,7 +6,6 @@ import type {
   TsigAlgorithm,
 } from '@youju/contract';
 import { ErrorCode, TsigAlgorithms } from '@youju/contract';
-import ipaddr from 'ipaddr.js';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import {
@@ -18,6 +17,7 @@ import {
 import { recordDomainDnsStatus } from '../../db/repositories/domain-repo.js';
 import type { Database, DomainDnsProviderRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
+import { isPublicAddress } from '../../lib/public-address.js';
 import { toIso } from '../../lib/time.js';
 import {
   mxRdata,
@@ -67,21 +67,6 @@ function providerView(row: DomainDnsProviderRow): DnsProvider {
 const rcodeNames: Record<number, string> = Object.fromEntries(
   Object.entries(Rcode).map(([name, value]) => [value, name]),
 );
-
-/**
- * Whether a DNS server address is on the public internet. Loopback, private, link-local,
- * unique-local, carrier-grade NAT, multicast, reserved and unspecified addresses reach this machine
- * or its network: only an administrator may send updates there, or a user could make the server talk
- * to services behind its firewall (server-side request forgery).
- */
-export function isPublicAddress(host: string): boolean {
-  try {
-    const parsed = ipaddr.process(host);
-    return parsed.range() === 'unicast';
-  } catch {
-    return false;
-  }
-}
 
 /** One message for every way a user's server failed to answer: errors must not map ports. */
 const NO_ANSWER_FOR_USERS = (server: string) =>

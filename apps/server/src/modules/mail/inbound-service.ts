@@ -127,8 +127,13 @@ export function createInboundService(deps: {
   filters: FilterService;
   events: MailEvents;
   log: Logger;
+  /**
+   * Runs inside the storing transaction once the message rows are written (the webhook and
+   * Telegram deliveries are queued there), so that it commits with the mail or not at all.
+   */
+  afterStore?: (trx: Transaction<Database>, messageIds: number[]) => Promise<void>;
 }) {
-  const { db, engine, settings, filters, events, log } = deps;
+  const { db, engine, settings, filters, events, log, afterStore } = deps;
   const spoolDir = join(deps.dataDir, 'tmp');
   const groupCommit = engine === 'sqlite' ? createGroupCommit(db) : null;
 
@@ -363,6 +368,7 @@ export function createInboundService(deps: {
         };
         ids.push(await insertMessage(trx, withoutNul(row)));
       }
+      if (afterStore) await afterStore(trx, ids);
       if (options.beforeCommit && !(await options.beforeCommit(trx))) throw new CommitDeclined();
       await events.announceInTransaction(trx, ids);
       return ids;

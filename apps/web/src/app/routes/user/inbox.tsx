@@ -2,6 +2,7 @@ import { EditOutlined, RollbackOutlined, SendOutlined, ShareAltOutlined } from '
 import type { MailDetail } from '@youju/contract';
 import { Button } from 'antd';
 import { lazy, Suspense, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import type { ComposeMode } from '../../../features/compose/components/compose-prefill';
 import { InboxView } from '../../../features/mail/components/inbox-view';
 import { useSettings } from '../../../features/settings/api/get-settings';
@@ -32,6 +33,9 @@ export function Component() {
   const signature = useSettings().data?.personal.signature;
   const [composing, setComposing] = useState<Composing | null>(null);
   const [composeOpened, setComposeOpened] = useState(false);
+  // /user/inbox?id=<message id>: the link a Telegram notification carries opens that message.
+  const [searchParams] = useSearchParams();
+  const linkedId = Number(searchParams.get('id'));
   const compose = (next: Composing) => {
     setComposeOpened(true);
     setComposing(next);
@@ -41,6 +45,7 @@ export function Component() {
     <>
       <InboxView
         mailboxAddress={mailboxAddress}
+        initialMessageId={Number.isSafeInteger(linkedId) && linkedId > 0 ? linkedId : null}
         headerActions={
           <Button
             type="primary"

@@ -19,6 +19,8 @@ interface InboxViewProps {
   headerActions?: ReactNode;
   /** actions the screen composes into the open message's toolbar (e.g. reply, forward) */
   readerActions?: (detail: MailDetail) => ReactNode;
+  /** a message to open at once (the link in a Telegram notification: /user/inbox?id=) */
+  initialMessageId?: number | null;
 }
 
 // Fetched when first shown, so that the list comes up sooner: the reader (with its HTML sanitiser)
@@ -31,13 +33,18 @@ const DeleteRangeDialog = lazy(() =>
 );
 
 /** The inbox: whose mail, the list with search and filters, the open message; live as mail arrives. */
-export function InboxView({ mailboxAddress, headerActions, readerActions }: InboxViewProps) {
+export function InboxView({
+  mailboxAddress,
+  headerActions,
+  readerActions,
+  initialMessageId,
+}: InboxViewProps) {
   const [address, setAddress] = useState('');
   const [filter, setFilter] = useState<ListFilter>('all');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(PAGE_SIZE);
-  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [selectedId, setSelectedId] = useState<number | null>(initialMessageId ?? null);
   const [deletingRange, setDeletingRange] = useState(false);
 
   const inbox = useInbox({

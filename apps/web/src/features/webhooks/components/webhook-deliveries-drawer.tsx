@@ -1,0 +1,80 @@
+import type { Webhook, WebhookDelivery } from '@youju/contract';
+import { Drawer, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { formatTime } from '../../../lib/dates';
+import { useWebhookDeliveries } from '../api/get-webhooks';
+
+const statusTags: Record<WebhookDelivery['status'], { color: string; text: string }> = {
+  pending: { color: 'processing', text: '等待重试' },
+  delivered: { color: 'success', text: '已送达' },
+  failed: { color: 'error', text: '失败' },
+};
+
+const eventLabels: Record<string, string> = { 'mail.received': '新邮件', 'webhook.test': '测试' };
+
+/** 投递记录: each delivery with its attempts and every response code, newest first. */
+export function WebhookDeliveriesDrawer({ webhook, onClose }: { webhook: Webhook; onClose: () => void }) {
+  const [page, setPage] = useState(1);
+  const deliveries = useWebhookDeliveries(webhook.id, page);
+  return (
+    <Drawer open title="投递记录" size="min(760px, 100vw)" onClose={onClose}>
+      <Typography.Paragraph type="secondary" ellipsis={{ tooltip: webhook.url }}>
+        {webhook.url}
+      </Typography.Paragraph>
+      <Table<WebhookDelivery>
+        rowKey="id"
+        size="small"
+        loading={deliveries.isPending}
+        dataSource={deliveries.data?.list ?? []}
+        locale={{ emptyText: '还没有投递记录' }}
+        scroll={{ x: 640 }}
+        pagination={{
+          current: page,
+          pageSize: 10,
+          total: deliveries.data?.total ?? 0,
+          onChange: setPage,
+          showSizeChanger: false,
+        }}
+        columns={[
+          { title: '时间', dataIndex: 'createdAt', width: 150, render: (value: string) => formatTime(value) },
+          {
+            title: '事件',
+            dataIndex: 'event',
+            width: 80,
+            render: (event: string) => eventLabels[event] ?? event,
+          },
+          {
+            title: '状态',
+            dataIndex: 'status',
+            width: 90,
+            render: (status: WebhookDelivery['status']) => (
+              <Tag color={statusTags[status].color}>{statusTags[status].text}</Tag>
+            ),
+          },
+          { title: '尝试', dataIndex: 'attempts', width: 60 },
+          {
+            title: '响应码',
+            dataIndex: 'responseCodes',
+            width: 120,
+            render: (codes: number[]) =>
+              codes.length === 0
+                ? '—'
+                : codes.map((code) => (code === 0 ? '无响应' : String(code))).join(' → '),
+          },
+          {
+            title: '说明',
+            key: 'detail',
+            render: (_value, delivery) =>
+              delivery.lastError ? (
+                <Typography.Text type="danger">{delivery.lastError}</Typography.Text>
+              ) : delivery.durationMs !== null ? (
+                `用时 ${delivery.durationMs} 毫秒`
+              ) : (
+                '—'
+              ),
+          },
+        ]}
+      />
+    </Drawer>
+  );
+}

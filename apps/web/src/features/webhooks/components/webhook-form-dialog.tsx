@@ -1,0 +1,103 @@
+import type { CreatedWebhook, Webhook } from '@youju/contract';
+import { Alert, Form, Input, Modal } from 'antd';
+import { showSuccessMessage } from '../../../lib/feedback';
+import { useAddWebhook, useEditWebhook } from '../api/change-webhooks';
+
+interface WebhookFormValues {
+  url: string;
+  address?: string;
+  secret?: string;
+}
+
+interface WebhookFormDialogProps {
+  /** the webhook to edit; absent to add one */
+  webhook?: Webhook;
+  onClose: () => void;
+  /** after adding: the new webhook with its secret, shown once */
+  onCreated?: (webhook: CreatedWebhook) => void;
+}
+
+/** 添加 / 编辑 Webhook: the address to call, an optional address filter and (when adding) a secret. */
+export function WebhookFormDialog({ webhook, onClose, onCreated }: WebhookFormDialogProps) {
+  const [form] = Form.useForm<WebhookFormValues>();
+  const add = useAddWebhook((created) => {
+    onCreated?.(created);
+    onClose();
+  });
+  const edit = useEditWebhook(
+    () => {
+      showSuccessMessage('已保存 Webhook');
+      onClose();
+    },
+    { silent: true },
+  );
+  const mutation = webhook ? edit : add;
+
+  const submit = (values: WebhookFormValues) => {
+    const address = values.address?.trim() ? values.address.trim() : null;
+    if (webhook) edit.mutate({ id: webhook.id, url: values.url.trim(), address });
+    else
+      add.mutate({
+        url: values.url.trim(),
+        address,
+        ...(values.secret?.trim() ? { secret: values.secret.trim() } : {}),
+      });
+  };
+
+  return (
+    <Modal
+      open
+      title={webhook ? '编辑 Webhook' : '添加 Webhook'}
+      okText={webhook ? '保存' : '添加'}
+      cancelText="取消"
+      okButtonProps={{ loading: mutation.isPending }}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form<WebhookFormValues>
+        name="webhook-form"
+        form={form}
+        layout="vertical"
+        initialValues={{ url: webhook?.url ?? '', address: webhook?.address ?? '' }}
+        onValuesChange={() => mutation.reset()}
+        onFinish={submit}
+      >
+        <Form.Item
+          name="url"
+          label="回调地址"
+          extra="新邮件到达时向这个地址 POST JSON；只支持 http:// 和 https://，不能是本机或内网地址"
+          rules={[
+            { required: true, whitespace: true, message: '请输入回调地址' },
+            { pattern: /^https?:\/\/\S+$/i, message: '请输入以 http:// 或 https:// 开头的完整地址' },
+            { max: 2000, message: '回调地址最多 2000 个字符' },
+          ]}
+        >
+          <Input placeholder="https://example.com/youju-webhook" inputMode="url" />
+        </Form.Item>
+        <Form.Item name="address" label="只推送这个邮箱" extra="留空则推送你名下所有邮箱收到的邮件">
+          <Input placeholder="例如 code@你的域名" inputMode="email" />
+        </Form.Item>
+        {webhook ? null : (
+          <Form.Item
+            name="secret"
+            label="签名密钥（可选）"
+            extra="留空将自动生成；至少 16 个字符。密钥只在添加后显示一次"
+            rules={[{ min: 16, message: '签名密钥至少 16 个字符' }]}
+          >
+            <Input.Password placeholder="留空自动生成" autoComplete="new-password" />
+          </Form.Item>
+        )}
+        {mutation.isError ? (
+          <Alert
+            type="error"
+            showIcon
+            title={webhook ? '没有保存' : 'Webhook 未添加'}
+            description={mutation.error.message}
+            data-testid="webhook-error"
+          />
+        ) : null}
+      </Form>
+    </Modal>
+  );
+}
