@@ -99,6 +99,8 @@ function deliveryReply(error: DeliveryError, recipients: string[]): SmtpReply {
       return Replies.mailboxFull();
     case 'rejected':
       return Replies.rejectedByFilter();
+    case 'auth-rejected':
+      return Replies.rejectedByDmarc();
     case 'limits':
       return Replies.structureTooLarge('MIME structure');
     case 'storage-full':
@@ -250,6 +252,8 @@ export function createSmtpHandlers(
         mailFrom: mailFrom ? mailFrom.address : '',
         recipients,
         remoteAddress: session.remoteAddress,
+        // Its presence has the store authenticate the message (SPF checks this name too).
+        helo: (session.hostNameAppearsAs ?? '').slice(0, 255),
       });
       // RFC 5321 section 4.2.5: 250 only now, after the store committed.
       return result.discarded ? 'OK' : `OK queued as ${result.messageIds.join(',')}`;

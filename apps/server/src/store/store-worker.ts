@@ -11,7 +11,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db/database.js';
 import { INDEX_BATCH, indexNewMessages } from '../db/search-index.js';
 import { createFilterService } from '../modules/filters/index.js';
-import { createInboundService, createMailEvents, DeliveryError } from '../modules/mail/index.js';
+import {
+  createInboundAuthenticator,
+  createInboundService,
+  createMailEvents,
+  DeliveryError,
+} from '../modules/mail/index.js';
 import { createSettingsService } from '../modules/settings/index.js';
 import type { StoreReply, StoreRequest, StoreWorkerData } from './message-store.js';
 
@@ -37,6 +42,7 @@ const inbound = createInboundService({
   filters: createFilterService(database.db, database.engine, log),
   events: createMailEvents(database.pool, log),
   log,
+  authenticator: createInboundAuthenticator({ dnsServers: data.dnsServers, mailHostname: data.mailHostname }),
 });
 
 async function store(request: StoreRequest): Promise<StoreReply> {
