@@ -83,10 +83,10 @@ describe('delivery to the recipient domain’s MX', () => {
     const received = await rawOf(receiver, receiverUser.userToken, `raw/${inbox.body.data.list[0]?.id}`);
     const original = await rawOf(sender, world.mailboxToken, `sentRaw/${sent.body.data.id}`);
     // Byte for byte: headers, body and attachment as signed and sent, after the receiver's
-    // Authentication-Results header (the signature verified there).
+    // Authentication-Results header (its DNS has no key: the signature is verified below).
     const stored = splitAddedHeaders(received);
     expect(stored.message.equals(original)).toBe(true);
-    expect(stored.added.toString()).toMatch(/dkim=pass/);
+    expect(stored.added.toString()).toContain('Authentication-Results: ');
 
     const parsed = await simpleParser(received);
     expect(parsed.subject).toBe('季度报告 — 请查收');
