@@ -137,7 +137,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // it ends before the database closes.
   app.decorate(
     'messageStore',
-    startMessageStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, app.log),
+    startMessageStore(
+      {
+        databaseUrl: config.databaseUrl,
+        dataDir: config.dataDir,
+        dnsServers: config.dnsServers,
+        mailHostname: config.mailHostname,
+      },
+      app.log,
+    ),
   );
   app.addHook('onClose', async () => app.messageStore.close());
   // Live-inbox notifications (LISTEN on PostgreSQL) and the retention purge stop before the

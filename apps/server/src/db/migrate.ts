@@ -15,6 +15,7 @@ import * as inboxIndexes from './migrations/047_inbox_indexes.js';
 import * as searchIndexWithoutPositions from './migrations/048_search_index_without_positions.js';
 import * as messageCode from './migrations/049_message_code.js';
 import * as webhooks from './migrations/051_webhooks.js';
+import * as messageAuth from './migrations/052_message_auth.js';
 
 /**
  * Numbered migrations, applied in order on start (see README.md beside this file). Each module
@@ -39,6 +40,7 @@ const migrations: Record<string, (engine: Engine) => Migration> = {
   }),
   '049_message_code': () => ({ up: (db) => messageCode.up(db) }),
   '051_webhooks': (engine) => ({ up: (db) => webhooks.up(db, engine) }),
+  '052_message_auth': () => ({ up: (db) => messageAuth.up(db) }),
 };
 
 export const SCHEMA_VERSION = Object.keys(migrations).length;

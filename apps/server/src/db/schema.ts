@@ -182,6 +182,8 @@ export interface MessageTable {
   parse_error: string | null;
   /** the one-time code the message carries (migration 049), null when none or stored before */
   code: ColumnType<string | null, string | null | undefined, string | null>;
+  /** migration 052: JSON `MessageAuth` (SPF, DKIM, DMARC) of mail received over SMTP, or null */
+  auth: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export type MessageRow = Selectable<MessageTable>;
 export type NewMessageRow = Insertable<MessageTable>;

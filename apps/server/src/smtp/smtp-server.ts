@@ -103,6 +103,8 @@ function deliveryReply(error: DeliveryError, recipients: string[]): SmtpReply {
       return Replies.mailboxFull();
     case 'rejected':
       return Replies.rejectedByFilter();
+    case 'auth-rejected':
+      return Replies.rejectedByDmarc();
     case 'limits':
       return Replies.structureTooLarge('MIME structure');
     case 'storage-full':
@@ -221,6 +223,8 @@ export function createSmtpHandlers(
         recipients,
         remoteAddress: session.remoteAddress,
         smtpSession: session.id,
+        // Its presence has the store authenticate the message (SPF checks this name too).
+        helo: (session.hostNameAppearsAs ?? '').slice(0, 255),
       });
       log.info(result.discarded ? 'smtp: message discarded by filters' : 'smtp: message stored', {
         ...sessionFields(session),

@@ -23,6 +23,10 @@ export type StoreReply =
 export interface StoreWorkerData {
   databaseUrl: string | null;
   dataDir: string;
+  /** where SPF, DKIM and DMARC ask (DNS_SERVERS; the system's resolvers when empty) */
+  dnsServers: string[];
+  /** the authserv-id of the Authentication-Results header stored with inbound mail */
+  mailHostname: string;
 }
 
 /** pino's calling convention: a message, or the fields of the line and then the message */

@@ -12,7 +12,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db/database.js';
 import { INDEX_BATCH, indexNewMessages } from '../db/search-index.js';
 import { createFilterService } from '../modules/filters/index.js';
-import { createInboundService, createMailEvents, DeliveryError } from '../modules/mail/index.js';
+import {
+  createInboundAuthenticator,
+  createInboundService,
+  createMailEvents,
+  DeliveryError,
+} from '../modules/mail/index.js';
 import { createSettingsService } from '../modules/settings/index.js';
 import { webhookEnqueuer } from '../modules/webhooks/index.js';
 import type { StoreReply, StoreRequest, StoreWorkerData } from './message-store.js';
@@ -46,6 +51,7 @@ const inbound = createInboundService({
   events: createMailEvents(database.pool, log),
   log,
   afterStore: webhookEnqueuer(database.engine),
+  authenticator: createInboundAuthenticator({ dnsServers: data.dnsServers, mailHostname: data.mailHostname }),
 });
 
 async function store(request: StoreRequest): Promise<StoreReply> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { expectOk, getRaw } from '../support/api.js';
 import { type ServerProcess, startServerProcess, useServerStore } from '../support/server-process.js';
-import { sendMail } from '../support/smtp-client.js';
+import { sendMail, splitAddedHeaders } from '../support/smtp-client.js';
 import { waitFor } from '../support/wait-for.js';
 
 /**
@@ -98,7 +98,10 @@ describe('crash safety', () => {
     for (const [subject, id] of stored) {
       const index = Number(subject.replace('crash-', ''));
       const { bytes } = await getRaw(second, `user/raw/${id}?token=${token2}`);
-      expect(bytes.equals(sent.get(index) ?? Buffer.alloc(0)), `${subject} differs`).toBe(true);
+      expect(
+        splitAddedHeaders(bytes).message.equals(sent.get(index) ?? Buffer.alloc(0)),
+        `${subject} differs`,
+      ).toBe(true);
     }
     await second.stop();
   }, 120_000);

@@ -241,7 +241,8 @@ describe('SMTP replies', () => {
   it('enforces the mailbox quota with 452 4.2.2', async () => {
     const { id, address } = await createAddress(server, world);
     const db = server.app.database.db;
-    await db.updateTable('mailboxes').set({ quota_bytes: 600 }).where('id', '=', id).execute();
+    // 1200 bytes: the first message and the Authentication-Results header stored with it fit.
+    await db.updateTable('mailboxes').set({ quota_bytes: 1200 }).where('id', '=', id).execute();
     const first = await sendMail(server.smtpPort, {
       to: [address],
       content: simpleMessage(address, 'one', 'x'.repeat(100)),
@@ -249,7 +250,7 @@ describe('SMTP replies', () => {
     expect(first.data?.code).toBe(250);
     const second = await sendMail(server.smtpPort, {
       to: [address],
-      content: simpleMessage(address, 'two', 'x'.repeat(400)),
+      content: simpleMessage(address, 'two', 'x'.repeat(600)),
     });
     expect(second.data?.code).toBe(452);
     expect(second.data?.text).toMatch(/^4\.2\.2 /);

@@ -3,6 +3,7 @@ import { dkimVerify } from 'mailauth';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectOk } from '../support/api.js';
+import { splitAddedHeaders } from '../support/smtp-client.js';
 import { startTestServer, stopAll, type TestServer } from '../support/test-server.js';
 import { waitFor } from '../support/wait-for.js';
 import {
@@ -81,8 +82,11 @@ describe('delivery to the recipient domain’s MX', () => {
     expect(inbox.body.data.list).toHaveLength(1);
     const received = await rawOf(receiver, receiverUser.userToken, `raw/${inbox.body.data.list[0]?.id}`);
     const original = await rawOf(sender, world.mailboxToken, `sentRaw/${sent.body.data.id}`);
-    // Byte for byte: headers, body and attachment as signed and sent.
-    expect(received.equals(original)).toBe(true);
+    // Byte for byte: headers, body and attachment as signed and sent, after the receiver's
+    // Authentication-Results header (its DNS has no key: the signature is verified below).
+    const stored = splitAddedHeaders(received);
+    expect(stored.message.equals(original)).toBe(true);
+    expect(stored.added.toString()).toContain('Authentication-Results: ');
 
     const parsed = await simpleParser(received);
     expect(parsed.subject).toBe('季度报告 — 请查收');

@@ -258,3 +258,23 @@ export function simpleMessage(
     'utf8',
   );
 }
+
+/**
+ * A message as stored after it came in over SMTP: the header fields the inbound checks put in front
+ * of it (`Received-SPF`, `Authentication-Results`, RFC 8601) and the bytes received, unchanged.
+ */
+export function splitAddedHeaders(stored: Buffer): { added: Buffer; message: Buffer } {
+  let end = 0;
+  let inAdded = false;
+  for (;;) {
+    const lineEnd = stored.indexOf('\r\n', end);
+    if (lineEnd < 0) break;
+    const line = stored.subarray(end, lineEnd).toString('latin1');
+    const starts = /^(Received-SPF|Authentication-Results):/i.test(line);
+    const continues = inAdded && /^[ \t]/.test(line);
+    if (!starts && !continues) break;
+    inAdded = true;
+    end = lineEnd + 2;
+  }
+  return { added: stored.subarray(0, end), message: stored.subarray(end) };
+}

@@ -30,6 +30,35 @@ export const InboxQuery = Type.Composite([
 ]);
 export type InboxQuery = Static<typeof InboxQuery>;
 
+/** One check's outcome (RFC 8601 section 2.7: SPF, DKIM and DMARC results) */
+export const AuthResult = Type.Union(
+  ['pass', 'fail', 'softfail', 'neutral', 'none', 'temperror', 'permerror'].map((value) =>
+    Type.Literal(value),
+  ),
+);
+export type AuthResult = Static<typeof AuthResult>;
+
+/**
+ * What SPF, DKIM and DMARC said when the message arrived over SMTP; all `none` for mail not checked
+ * (delivered inside the service, or stored before the checks existed).
+ */
+export const MailAuth = Type.Object({
+  spf: AuthResult,
+  dkim: AuthResult,
+  dmarc: AuthResult,
+  /** the domain SPF checked */
+  spfDomain: Type.Optional(Type.String()),
+  /** domains of the DKIM signatures that verified */
+  dkimDomains: Type.Optional(Type.Array(Type.String())),
+  /** the From header's domain DMARC judged */
+  fromDomain: Type.Optional(Type.String()),
+  /** that domain's DMARC policy */
+  policy: Type.Optional(
+    Type.Union([Type.Literal('none'), Type.Literal('quarantine'), Type.Literal('reject')]),
+  ),
+});
+export type MailAuth = Static<typeof MailAuth>;
+
 export const MailItem = Type.Object({
   id: Id,
   address: Type.String(),
@@ -44,6 +73,8 @@ export const MailItem = Type.Object({
   size: Type.Integer(),
   /** the one-time code in the message (verification, login, OTP), or null */
   code: Type.Union([Type.String(), Type.Null()]),
+  /** SPF, DKIM and DMARC of the message (the reader's badge) */
+  auth: MailAuth,
 });
 export type MailItem = Static<typeof MailItem>;
 

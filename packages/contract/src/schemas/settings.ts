@@ -46,6 +46,8 @@ export const SystemSettings = Type.Object({
    * domains; off, they reach only addresses on its active domains (403 otherwise)
    */
   anonymousSend: Type.Boolean({ description: '允许临时邮箱和访客注册的邮箱向外部发信' }),
+  /** refuse (SMTP 550 5.7.1) mail failing DMARC when the sender's domain publishes p=reject */
+  dmarcReject: Type.Boolean({ description: '拒收 DMARC 验证失败且发件域策略为 reject 的邮件' }),
   /** regEmail, buyEmail and verCard per source address per hour; 0 = no limit */
   registerPerIpPerHour: Type.Integer({ minimum: 0, maximum: 100_000, description: '每个 IP 每小时注册上限' }),
   /** local parts reserved on every domain beside RESERVED_LOCAL_PARTS: only owners and admins create them */
@@ -83,6 +85,7 @@ export const DEFAULT_SYSTEM_SETTINGS: SystemSettings = {
   loginWindowMinutes: 15,
   loginBanMinutes: 60,
   anonymousSend: false,
+  dmarcReject: true,
   registerPerIpPerHour: 10,
   reservedLocalParts: [],
   banAllowList: [],

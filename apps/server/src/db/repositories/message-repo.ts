@@ -25,6 +25,7 @@ const ITEM_COLUMNS = [
   'messages.has_attachments',
   'messages.size',
   'messages.code',
+  'messages.auth',
 ] as const;
 
 export type MessageItemRow = Pick<
@@ -41,6 +42,7 @@ export type MessageItemRow = Pick<
   | 'has_attachments'
   | 'size'
   | 'code'
+  | 'auth'
 > & { address: string };
 
 type ScopedMessages = SelectQueryBuilder<Database, 'messages' | 'mailboxes', object>;

@@ -13,6 +13,11 @@ export async function insertRawChunk(db: Queryable, chunk: Insertable<MessageRaw
   await db.insertInto('message_raw_chunks').values(chunk).execute();
 }
 
+/** The checksum of a raw message written in a stream, known only once its last chunk is in. */
+export async function setRawMessageSha256(db: Queryable, rawId: number, sha256: string): Promise<void> {
+  await db.updateTable('raw_messages').set({ sha256 }).where('id', '=', rawId).execute();
+}
+
 /** Chunk `seq` of a raw message, or undefined past its end. */
 export async function findRawChunk(db: Queryable, rawId: number, seq: number): Promise<Buffer | undefined> {
   const row = await db

@@ -21,6 +21,7 @@ import type { Database, NewMessageRow } from '../../db/schema.js';
 import { isStorageFull } from '../../lib/api-error.js';
 import type { FilterAction, FilterService } from '../filters/index.js';
 import type { SettingsService } from '../settings/index.js';
+import type { AuthVerdict, InboundAuthenticator } from './inbound-auth.js';
 import type { MailEvents } from './mail-events.js';
 import { MessageLimitError, type ParsedMail, parseMail } from './mail-parser.js';
 import { insertRaw } from './raw-store.js';
@@ -37,6 +38,8 @@ export type DeliveryFailure =
   | 'quota'
   /** a content filter refused the message for every recipient */
   | 'rejected'
+  /** DMARC failed and the sender's domain publishes `p=reject` (RFC 7489 section 6.6.2) */
+  | 'auth-rejected'
   /** the message breaks a structural limit (header size, MIME parts) */
   | 'limits'
   /** the disk or database is full */
@@ -95,6 +98,11 @@ export interface Envelope {
   remoteAddress: string;
   /** the SMTP session that brought the message, for the log lines about it */
   smtpSession?: string;
+  /**
+   * The EHLO/HELO name, set by the SMTP listener for mail from the network: with it the message is
+   * authenticated (SPF, DKIM, DMARC); mail this server made itself (local delivery, bounces) has none.
+   */
+  helo?: string;
 }
 
 export interface RecipientCheck {
@@ -132,8 +140,26 @@ export function createInboundService(deps: {
    * Telegram deliveries are queued there), so that it commits with the mail or not at all.
    */
   afterStore?: (trx: Transaction<Database>, messageIds: number[]) => Promise<void>;
+  /** checks SPF, DKIM and DMARC of mail from the network (the store worker has one) */
+  authenticator?: InboundAuthenticator;
 }) {
-  const { db, engine, settings, filters, events, log, afterStore } = deps;
+  const { db, engine, settings, filters, events, log, afterStore, authenticator } = deps;
+
+  /** The authentication verdict of a message from the network; null for local mail. */
+  async function authenticate(spool: Spool, envelope: Envelope): Promise<AuthVerdict | null> {
+    if (!authenticator || envelope.helo === undefined) return null;
+    try {
+      return await authenticator.check(spoolSource(spool), {
+        ip: envelope.remoteAddress,
+        helo: envelope.helo,
+        mailFrom: envelope.mailFrom,
+      });
+    } catch (error) {
+      // The checks never refuse mail for our own failure: it is stored unchecked.
+      log.warn(`authenticating a message failed: ${(error as Error).message}`);
+      return null;
+    }
+  }
   const spoolDir = join(deps.dataDir, 'tmp');
   const groupCommit = engine === 'sqlite' ? createGroupCommit(db) : null;
 
@@ -256,12 +282,20 @@ export function createInboundService(deps: {
           throw new DeliveryError('quota', 'mailbox quota exceeded');
         }
 
+        // The DNS questions of SPF, DKIM and DMARC wait while the message is parsed.
+        const checking = authenticate(spool, envelope);
         let parsed: ParsedMail;
         try {
           parsed = await parseMail(spoolSource(spool));
         } catch (error) {
           if (error instanceof MessageLimitError) throw new DeliveryError('limits', error.message);
           throw error;
+        } finally {
+          await checking.catch(() => null);
+        }
+        const verdict = await checking;
+        if (verdict?.reject && (await settings.get()).dmarcReject) {
+          throw new DeliveryError('auth-rejected', 'DMARC policy of the sender domain is reject');
         }
 
         const sender = parsed.from;
@@ -292,7 +326,10 @@ export function createInboundService(deps: {
           envelope,
           parsed,
           keep,
-          (mailbox) => actionFor(mailbox) === 'spam',
+          // Junk: a spam filter, a failed DMARC quarantine or hard SPF fail, or a DMARC reject the
+          // operator chose to keep (dmarcReject off).
+          (mailbox) => actionFor(mailbox) === 'spam' || verdict?.junk === true || verdict?.reject === true,
+          verdict,
           options,
         );
         if (parsed.error) {
@@ -325,13 +362,17 @@ export function createInboundService(deps: {
     parsed: ParsedMail,
     mailboxes: RecipientMailbox[],
     isSpam: (mailbox: RecipientMailbox) => boolean,
+    verdict: AuthVerdict | null,
     options: DeliverOptions,
   ): Promise<number[]> {
     const transaction = async (trx: Transaction<Database>) => {
       // A server configured with synchronous_commit=off would otherwise acknowledge mail that a
       // crash can still lose.
       await requireSynchronousCommit(trx, engine);
-      const rawId = await insertRaw(trx, spoolSource(spool), spool.size, spool.sha256);
+      const prefix = verdict ? Buffer.from(verdict.header, 'utf8') : null;
+      const rawId = await insertRaw(trx, spoolSource(spool), spool.size, spool.sha256, prefix);
+      const storedSize = spool.size + (prefix?.length ?? 0);
+      const auth = verdict ? JSON.stringify(verdict.auth) : null;
       const now = Date.now();
       const snippet = snippetOf(parsed.text ?? '');
       const code = findVerificationCode(parsed);
@@ -339,7 +380,7 @@ export function createInboundService(deps: {
       for (const mailbox of mailboxes) {
         // The quota check and the accounting in one statement, so concurrent deliveries cannot both
         // squeeze under the limit.
-        if (!(await addMailboxUsageWithinQuota(trx, mailbox.id, spool.size))) {
+        if (!(await addMailboxUsageWithinQuota(trx, mailbox.id, storedSize))) {
           throw new DeliveryError('quota', 'mailbox quota exceeded');
         }
         const row: NewMessageRow = {
@@ -358,13 +399,14 @@ export function createInboundService(deps: {
           message_id: parsed.messageId,
           sent_at: parsed.date,
           received_at: now,
-          size: spool.size,
+          size: storedSize,
           read: 0,
           starred: 0,
           spam: isSpam(mailbox) ? 1 : 0,
           has_attachments: parsed.attachments.some((a) => !a.inline) ? 1 : 0,
           parse_error: parsed.error,
           code,
+          auth,
         };
         ids.push(await insertMessage(trx, withoutNul(row)));
       }

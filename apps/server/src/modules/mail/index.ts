@@ -1,5 +1,7 @@
 /** The public face of the mail module: other code imports only from here. */
 
+export type { AuthResult, MessageAuth } from './inbound-auth.js';
+export { createInboundAuthenticator, parseMessageAuth } from './inbound-auth.js';
 export type { DeliveryFailure, Envelope, InboundService, RecipientCheck, Spool } from './inbound-service.js';
 export { CommitDeclined, createInboundService, DeliveryError } from './inbound-service.js';
 export type { MailEvents } from './mail-events.js';

@@ -53,6 +53,7 @@ import type { AuthContext } from '../sessions/index.js';
 import { managedScope, mayManage } from '../sessions/index.js';
 import type { SettingsService } from '../settings/index.js';
 import { sanitizeMailHtml } from './html-sanitizer.js';
+import { parseMessageAuth } from './inbound-auth.js';
 import type { MailPerson, StoredAttachment } from './mail-parser.js';
 import { readRaw } from './raw-store.js';
 
@@ -78,6 +79,7 @@ export function mailItemView(row: MessageItemRow): MailItem {
     hasAttachments: row.has_attachments === 1,
     size: row.size,
     code: row.code,
+    auth: parseMessageAuth(row.auth),
   };
 }
 

@@ -52,6 +52,12 @@ function localFailure(failure: DeliveryFailure, rcpt: string): AttemptOutcome {
         error: '550 5.7.1 收件人的内容过滤规则拒收了这封邮件',
         reply: replyLine(Replies.rejectedByFilter()),
       };
+    case 'auth-rejected':
+      return {
+        kind: 'permanent',
+        error: '550 5.7.1 发件域的 DMARC 策略要求拒收这封邮件',
+        reply: replyLine(Replies.rejectedByDmarc()),
+      };
     case 'limits':
       return {
         kind: 'permanent',

@@ -81,6 +81,9 @@ export const Replies = {
   structureTooLarge: (what: string) => new SmtpReply(552, '5.3.4', `Message ${what} exceeds the limit`),
   /** RFC 3463 5.7.1: delivery not authorized, message refused (content filter) */
   rejectedByFilter: () => new SmtpReply(550, '5.7.1', 'Message refused by content policy'),
+  /** RFC 7489 section 6.6.2 (DMARC p=reject) with RFC 7372 section 3.1's 5.7.1 */
+  rejectedByDmarc: () =>
+    new SmtpReply(550, '5.7.1', 'Message rejected: DMARC policy of the sender domain (RFC 7489)'),
   /** RFC 3463 4.3.1: mail system full */
   storageFull: () => new SmtpReply(452, '4.3.1', 'Insufficient system storage, try again later'),
   // Submission (RFC 6409) and SMTP AUTH (RFC 4954 section 6).

@@ -14,6 +14,7 @@ const original: MailDetail = {
   spam: false,
   hasAttachments: false,
   code: null,
+  auth: { spf: 'none', dkim: 'none', dmarc: 'none' },
   size: 10,
   to: [
     { name: '', address: 'me@mine.test' },

@@ -19,6 +19,7 @@ import { useDeleteEmails } from '../api/delete-emails';
 import { useEmail } from '../api/get-email';
 import { useSetRead } from '../api/set-read';
 import { useUpdateEmail } from '../api/update-email';
+import { AuthBadge, senderTrust } from './auth-badge';
 import { CodeCopy } from './code-copy';
 import { MailFrame } from './mail-frame';
 import { RawSourceDialog } from './raw-source-dialog';
@@ -165,7 +166,12 @@ export function MessageReader({ messageId, extraActions, onClosed }: MessageRead
           {
             key: 'from',
             label: '发件人',
-            children: <span data-testid="reader-from">{personText(detail.from)}</span>,
+            children: (
+              <span>
+                <span data-testid="reader-from">{personText(detail.from)}</span>
+                <AuthBadge auth={detail.auth} />
+              </span>
+            ),
           },
           { key: 'to', label: '收件人', children: peopleText(detail.to) || detail.address },
           ...(detail.cc.length > 0 ? [{ key: 'cc', label: '抄送', children: peopleText(detail.cc) }] : []),
@@ -181,7 +187,11 @@ export function MessageReader({ messageId, extraActions, onClosed }: MessageRead
           type="warning"
           showIcon
           style={{ marginBottom: 8 }}
-          title="这封邮件被内容过滤规则标记为垃圾邮件"
+          title={
+            senderTrust(detail.auth) === 'forged'
+              ? '发件人未通过 SPF/DMARC 验证，这封邮件已放入垃圾邮件'
+              : '这封邮件被标记为垃圾邮件'
+          }
         />
       ) : null}
       {detail.html ? (

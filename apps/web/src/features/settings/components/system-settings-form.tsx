@@ -23,6 +23,7 @@ interface FormValues {
   loginWindowMinutes: number;
   loginBanMinutes: number;
   anonymousSend: boolean;
+  dmarcReject: boolean;
   registerPerIpPerHour: number;
   reservedLocalParts: string[];
   banAllowList: string[];
@@ -58,6 +59,7 @@ function toForm(system: SystemSettingsView, payment?: PaymentSettingsView): Form
     loginWindowMinutes: system.loginWindowMinutes,
     loginBanMinutes: system.loginBanMinutes,
     anonymousSend: system.anonymousSend,
+    dmarcReject: system.dmarcReject,
     registerPerIpPerHour: system.registerPerIpPerHour,
     reservedLocalParts: system.reservedLocalParts,
     banAllowList: system.banAllowList,
@@ -95,6 +97,7 @@ function toBody(values: FormValues, withPayment: boolean): UpdateSettingBody {
       loginWindowMinutes: values.loginWindowMinutes,
       loginBanMinutes: values.loginBanMinutes,
       anonymousSend: values.anonymousSend,
+      dmarcReject: values.dmarcReject,
       registerPerIpPerHour: values.registerPerIpPerHour,
       reservedLocalParts: (values.reservedLocalParts ?? []).map((entry) => entry.trim()).filter(Boolean),
       banAllowList: (values.banAllowList ?? []).map((entry) => entry.trim()).filter(Boolean),
@@ -304,6 +307,14 @@ export function SystemSettingsForm({
           label="临时邮箱可向外部发信"
           valuePropName="checked"
           extra="关闭时（推荐），一键临时邮箱和访客自助注册的邮箱只能发信给本站域名的地址，防止被用来群发垃圾邮件"
+        >
+          <Switch />
+        </Form.Item>
+        <Form.Item
+          name="dmarcReject"
+          label="拒收 DMARC 要求拒收的伪造邮件"
+          valuePropName="checked"
+          extra="发件域的 DMARC 策略为 reject 且 SPF、DKIM 都未通过对齐验证时，在 SMTP 阶段以 550 5.7.1 拒收；关闭后这类邮件进入垃圾邮件"
         >
           <Switch />
         </Form.Item>
