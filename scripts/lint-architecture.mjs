@@ -34,6 +34,7 @@ export const TABLE_OWNERS = {
   mailboxes: 'mailbox-repo.ts',
   retired_addresses: 'mailbox-repo.ts',
   messages: 'message-repo.ts',
+  mail_folders: 'folder-repo.ts',
   raw_messages: 'raw-message-repo.ts',
   message_raw_chunks: 'raw-message-repo.ts',
   mail_filters: 'filter-repo.ts',

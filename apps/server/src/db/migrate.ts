@@ -14,6 +14,7 @@ import * as deferredSearchIndex from './migrations/046_deferred_search_index.js'
 import * as inboxIndexes from './migrations/047_inbox_indexes.js';
 import * as searchIndexWithoutPositions from './migrations/048_search_index_without_positions.js';
 import * as messageCode from './migrations/049_message_code.js';
+import * as mailFolders from './migrations/050_mail_folders.js';
 
 /**
  * Numbered migrations, applied in order on start (see README.md beside this file). Each module
@@ -37,6 +38,7 @@ const migrations: Record<string, (engine: Engine) => Migration> = {
     up: (db) => searchIndexWithoutPositions.up(db, engine),
   }),
   '049_message_code': () => ({ up: (db) => messageCode.up(db) }),
+  '050_mail_folders': (engine) => ({ up: (db) => mailFolders.up(db, engine) }),
 };
 
 export const SCHEMA_VERSION = Object.keys(migrations).length;
