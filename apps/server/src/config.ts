@@ -12,6 +12,14 @@ export interface Config {
   smtpsPort: number | null;
   /** HTTPS_PORT: the API and web client over TLS with the certificate service; null = off */
   httpsPort: number | null;
+  /** IMAP_PORT: IMAP with STARTTLS (RFC 3501), default 1143 (143 in production); null (0) = off */
+  imapPort: number | null;
+  /** IMAPS_PORT: IMAP over implicit TLS (RFC 8314), e.g. 993; null (unset) = off */
+  imapsPort: number | null;
+  /** POP3_PORT: POP3 with STLS (RFC 1939, RFC 2595), default 1110 (110 in production); null (0) = off */
+  pop3Port: number | null;
+  /** POP3S_PORT: POP3 over implicit TLS (RFC 8314), e.g. 995; null (unset) = off */
+  pop3sPort: number | null;
   dataDir: string;
   databaseUrl: string | null;
   redisUrl: string | null;
@@ -62,6 +70,12 @@ function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
     throw new ConfigError(`${name} 必须是 0 到 65535 之间的端口号，当前为 "${raw}"`);
   }
   return value;
+}
+
+/** A port on by default: `fallback` when unset, off (null) when 0. */
+function defaultOnPort(env: NodeJS.ProcessEnv, name: string, fallback: number): number | null {
+  const value = port(env, name, fallback);
+  return value === 0 ? null : value;
 }
 
 /** A port that is off when unset (0 = any free port, for tests). */
@@ -190,6 +204,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Parti
     smtpPort: port(env, 'SMTP_PORT', 2525),
     smtpsPort: optionalPort(env, 'SMTPS_PORT'),
     httpsPort: optionalPort(env, 'HTTPS_PORT'),
+    imapPort: defaultOnPort(env, 'IMAP_PORT', 1143),
+    imapsPort: optionalPort(env, 'IMAPS_PORT'),
+    pop3Port: defaultOnPort(env, 'POP3_PORT', 1110),
+    pop3sPort: optionalPort(env, 'POP3S_PORT'),
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),

@@ -4,6 +4,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { tuneHeap } from './heap.js';
 import { startHttpsServer } from './https-server.js';
+import { startImapServer } from './imap/imap-server.js';
 import { startSmtpServer, startSmtpsServer } from './smtp/smtp-server.js';
 
 /** Entry point: validate the configuration, build the app, listen, shut down cleanly. */
@@ -38,11 +39,16 @@ async function main(): Promise<void> {
   // SMTP first: app.close() (on SIGTERM) stops it before HTTP and the database.
   const smtp = await startSmtpServer(app);
   const smtps = await startSmtpsServer(app);
+  // The mail-client listeners (API.md "Standard mail clients"); each is off when its port is.
+  const imap = await startImapServer(app);
+  const imaps = await startImapServer(app, { secure: true });
   // HTTPS registers its close hook, waits for the app to be ready, then listens.
   const https = await startHttpsServer(app);
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`SMTP listening on ${config.host}:${smtp.port}`);
   if (smtps) app.log.info(`SMTPS listening on ${config.host}:${smtps.port}`);
+  if (imap) app.log.info(`IMAP listening on ${config.host}:${imap.port}`);
+  if (imaps) app.log.info(`IMAPS listening on ${config.host}:${imaps.port}`);
   if (https) app.log.info(`HTTPS listening on ${config.host}:${https.port}`);
 }
 

@@ -9,3 +9,5 @@ export type { MailService } from './mail-service.js';
 export { createMailService } from './mail-service.js';
 export { readRaw } from './raw-store.js';
 export { startRetention } from './retention.js';
+export type { FolderMessageRow, FolderName, FolderService, MailFolderRow, MessageFlagChanges } from './folder-service.js';
+export { createFolderService, FolderError } from './folder-service.js';
