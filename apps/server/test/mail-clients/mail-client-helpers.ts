@@ -43,3 +43,92 @@ export async function imapClient(port: number, account: Pick<MailAccount, 'email
 }
 
 export { createAddress };
+
+/** A line client for exact bytes: sends what it is given, collects what comes back. */
+export class RawLineClient {
+  private received = Buffer.alloc(0);
+  private waiters: (() => void)[] = [];
+  closed = false;
+
+  private constructor(public socket: import('node:net').Socket) {
+    this.listen(socket);
+  }
+
+  private listen(socket: import('node:net').Socket): void {
+    socket.on('data', (chunk: Buffer) => {
+      this.received = Buffer.concat([this.received, chunk]);
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    socket.on('close', () => {
+      this.closed = true;
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    socket.on('error', () => {});
+  }
+
+  static async connect(port: number): Promise<RawLineClient> {
+    const { connect } = await import('node:net');
+    const socket = connect(port, '127.0.0.1');
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('error', reject);
+    });
+    return new RawLineClient(socket);
+  }
+
+  /** Waits until the text received so far matches `pattern`; returns it all and forgets it. */
+  async until(pattern: RegExp, timeoutMs = 5_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const text = this.received.toString('latin1');
+      if (pattern.test(text)) {
+        this.received = Buffer.alloc(0);
+        return text;
+      }
+      if (this.closed) throw new Error(`closed before ${pattern}: ${text}`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out waiting for ${pattern}: ${text}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  send(text: string | Buffer): void {
+    this.socket.write(text);
+  }
+
+  /** Sends `tag command` and waits for the tagged answer. */
+  async command(tag: string, command: string): Promise<string> {
+    this.send(`${tag} ${command}\r\n`);
+    return this.until(new RegExp(`(^|\\r\\n)${tag} (OK|NO|BAD)[^\\r\\n]*\\r\\n`));
+  }
+
+  /** Upgrades to TLS (after STARTTLS/STLS), accepting the self-signed certificate. */
+  async startTls(): Promise<void> {
+    const { connect } = await import('node:tls');
+    const secured = connect({ socket: this.socket, rejectUnauthorized: false });
+    await new Promise<void>((resolve, reject) => {
+      secured.once('secureConnect', resolve);
+      secured.once('error', reject);
+    });
+    this.socket.removeAllListeners('data');
+    this.received = Buffer.alloc(0);
+    this.socket = secured;
+    this.listen(secured);
+  }
+
+  async waitClosed(timeoutMs = 5_000): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    return this.closed;
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+}
