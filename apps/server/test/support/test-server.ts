@@ -7,6 +7,7 @@ import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { startHttpsServer } from '../../src/https-server.js';
 import { startImapServer } from '../../src/imap/imap-server.js';
+import { startPop3Server } from '../../src/pop3/pop3-server.js';
 import { startSmtpServer, startSmtpsServer } from '../../src/smtp/smtp-server.js';
 import { type ApiCaller, apiAt } from './api.js';
 
@@ -31,6 +32,10 @@ export interface TestServer {
   imapPort: number | null;
   /** the IMAPS listener's port when `mailClients` was given and a certificate exists */
   imapsPort: number | null;
+  /** the POP3 listener's port (STLS) when `mailClients` was given */
+  pop3Port: number | null;
+  /** the POP3S listener's port when `mailClients` was given and a certificate exists */
+  pop3sPort: number | null;
   dataDir: string;
   /** Calls the API over real HTTP ({@link callApi}); the body is typed by the path. */
   api: ApiCaller;
@@ -72,7 +77,7 @@ export async function startTestServer(
     webRoot?: string | null;
     /** runs on the fresh data directory before the server starts (e.g. to install certificates) */
     prepareDataDir?: (dataDir: string) => Promise<void>;
-    /** starts the mail-client listeners (IMAP, IMAPS) on free ports; `loopbackIsRemote` makes
+    /** starts the mail-client listeners (IMAP, IMAPS, POP3, POP3S) on free ports; `loopbackIsRemote` makes
      * loopback clients count as remote (LOGIN only after TLS) */
     mailClients?: { loopbackIsRemote?: boolean };
   } = {},
@@ -100,6 +105,8 @@ export async function startTestServer(
   const clientListener = { port: 0, host: '127.0.0.1', loopbackIsRemote: options.mailClients?.loopbackIsRemote === true };
   const imap = options.mailClients ? await startImapServer(app, clientListener) : null;
   const imaps = options.mailClients ? await startImapServer(app, { ...clientListener, secure: true }) : null;
+  const pop3 = options.mailClients ? await startPop3Server(app, clientListener) : null;
+  const pop3s = options.mailClients ? await startPop3Server(app, { ...clientListener, secure: true }) : null;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
@@ -117,6 +124,8 @@ export async function startTestServer(
     httpsPort: https?.port ?? null,
     imapPort: imap?.port ?? null,
     imapsPort: imaps?.port ?? null,
+    pop3Port: pop3?.port ?? null,
+    pop3sPort: pop3s?.port ?? null,
     dataDir,
     api,
     async adminToken() {
