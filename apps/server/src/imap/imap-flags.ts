@@ -24,7 +24,11 @@ export function flagsOf(state: FlagState): string[] {
 }
 
 /** The state after STORE's operation with `flags` (RFC 3501 section 6.4.6). */
-export function applyFlags(state: FlagState, operation: 'replace' | 'add' | 'remove', flags: string[]): FlagState {
+export function applyFlags(
+  state: FlagState,
+  operation: 'replace' | 'add' | 'remove',
+  flags: string[],
+): FlagState {
   const current = new Set(flagsOf(state).map((flag) => flag.toLowerCase()));
   const given = new Map(flags.map((flag) => [flag.toLowerCase(), flag]));
   const keywords = state.keywords.split(' ').filter(Boolean);
@@ -36,7 +40,10 @@ export function applyFlags(state: FlagState, operation: 'replace' | 'add' | 'rem
   } else if (operation === 'add') {
     next = new Set([...current, ...given.keys()]);
     const known = new Set(keywords.map((k) => k.toLowerCase()));
-    nextKeywords = [...keywords, ...[...given.values()].filter((f) => !f.startsWith('\\') && !known.has(f.toLowerCase()))];
+    nextKeywords = [
+      ...keywords,
+      ...[...given.values()].filter((f) => !f.startsWith('\\') && !known.has(f.toLowerCase())),
+    ];
   } else {
     next = new Set([...current].filter((flag) => !given.has(flag)));
     nextKeywords = keywords.filter((keyword) => !given.has(keyword.toLowerCase()));

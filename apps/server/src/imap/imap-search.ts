@@ -56,7 +56,9 @@ function dayOf(time: number): string {
  */
 export async function searchMessages(key: SearchKey, context: SearchContext): Promise<number[]> {
   const { messages } = context;
-  const texts = needsText(key) ? await context.text(messages.map((m) => m.id)) : new Map<number, SearchText>();
+  const texts = needsText(key)
+    ? await context.text(messages.map((m) => m.id))
+    : new Map<number, SearchText>();
   const largestSeq = messages.length;
   const largestUid = messages[messages.length - 1]?.uid ?? 0;
   const headers = new Map<number, string>();
@@ -93,16 +95,17 @@ export async function searchMessages(key: SearchKey, context: SearchContext): Pr
         }
         const name = key.field.toLowerCase();
         const wanted = key.value.toLowerCase();
-        return header
-          .split(/\r?\n(?![ \t])/)
-          .some((line) => {
-            const colon = line.indexOf(':');
-            return (
-              colon > 0 &&
-              line.slice(0, colon).trim().toLowerCase() === name &&
-              line.slice(colon + 1).toLowerCase().includes(wanted)
-            );
-          });
+        return header.split(/\r?\n(?![ \t])/).some((line) => {
+          const colon = line.indexOf(':');
+          return (
+            colon > 0 &&
+            line.slice(0, colon).trim().toLowerCase() === name &&
+            line
+              .slice(colon + 1)
+              .toLowerCase()
+              .includes(wanted)
+          );
+        });
       }
       case 'date': {
         const time = key.sent ? (texts.get(message.id)?.sentAt ?? null) : message.received_at;

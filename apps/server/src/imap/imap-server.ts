@@ -26,8 +26,10 @@ export function mailboxAuthenticator(app: FastifyInstance) {
       return { ok: true, mailboxId: mailbox.id, address: mailbox.address };
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      if (error.code === 429) return { ok: false, reason: 'throttled', text: 'too many failed logins, try later' };
-      if (error.code === 403) return { ok: false, reason: 'refused', text: 'this mailbox is disabled or expired' };
+      if (error.code === 429)
+        return { ok: false, reason: 'throttled', text: 'too many failed logins, try later' };
+      if (error.code === 403)
+        return { ok: false, reason: 'refused', text: 'this mailbox is disabled or expired' };
       return { ok: false, reason: 'wrong', text: 'wrong address or password' };
     }
   };

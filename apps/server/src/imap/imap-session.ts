@@ -8,12 +8,16 @@ import {
   type FolderService,
   type MailFolderRow,
 } from '../modules/mail/index.js';
-import { type ImapCommand, ImapCommandReader, type ImapReaderEvent } from '../protocols/imap/command-reader.js';
+import {
+  type ImapCommand,
+  ImapCommandReader,
+  type ImapReaderEvent,
+} from '../protocols/imap/command-reader.js';
 import {
   type FetchAttribute,
   fetchResponseName,
-  type Section,
   parseFetchArguments,
+  type Section,
 } from '../protocols/imap/fetch-attributes.js';
 import { astringOf, ImapSyntaxError, type ImapValue, keywordOf } from '../protocols/imap/imap-value.js';
 import { formatInternalDate, parseInternalDate } from '../protocols/imap/internal-date.js';
@@ -40,7 +44,7 @@ import { flagOf, parseStoreArguments } from '../protocols/imap/store-arguments.j
 import { decodeSaslPlain } from '../protocols/sasl/sasl-plain.js';
 import { applyFlags, type FlagState, flagChanges, flagsOf, SYSTEM_FLAGS, sameFlags } from './imap-flags.js';
 import { folderByWireName, IMAP_FOLDERS, listPattern, wireNameOf } from './imap-folders.js';
-import { searchMessages, type SearchText } from './imap-search.js';
+import { type SearchText, searchMessages } from './imap-search.js';
 
 export const IMAP_LIMITS = {
   /** simultaneous connections in all */
@@ -76,7 +80,10 @@ export interface ImapSessionDeps {
   authenticate(email: string, password: string, ip: string): Promise<ImapAuthResult>;
   /** the context STARTTLS upgrades with, null when there is none */
   secureContext(): SecureContext | null;
-  sniCallback?: (servername: string, callback: (error: Error | null, context?: SecureContext) => void) => void;
+  sniCallback?: (
+    servername: string,
+    callback: (error: Error | null, context?: SecureContext) => void,
+  ) => void;
   log: { info(message: string): void; warn(message: string): void };
   limits?: Partial<typeof IMAP_LIMITS>;
 }
@@ -152,7 +159,12 @@ export class ImapSession {
   /** Greets and serves commands until LOGOUT or the connection ends. */
   async run(): Promise<void> {
     try {
-      this.write(untaggedStatus('OK', 'Youju IMAP4rev1 ready', { name: 'CAPABILITY', capabilities: this.capabilities() }));
+      this.write(
+        untaggedStatus('OK', 'Youju IMAP4rev1 ready', {
+          name: 'CAPABILITY',
+          capabilities: this.capabilities(),
+        }),
+      );
       for (;;) {
         const event = await this.nextEvent();
         if (event === null) return;
@@ -269,7 +281,17 @@ export class ImapSession {
   }
 
   private capabilities(): string[] {
-    const capabilities = ['IMAP4rev1', 'LITERAL+', 'SASL-IR', 'ID', 'ENABLE', 'IDLE', 'NAMESPACE', 'UNSELECT', 'CHILDREN'];
+    const capabilities = [
+      'IMAP4rev1',
+      'LITERAL+',
+      'SASL-IR',
+      'ID',
+      'ENABLE',
+      'IDLE',
+      'NAMESPACE',
+      'UNSELECT',
+      'CHILDREN',
+    ];
     if (this.mailboxId === null) {
       if (!this.secure && this.deps.secureContext() !== null) capabilities.push('STARTTLS');
       if (this.loginAllowed()) capabilities.push('AUTH=PLAIN');
@@ -302,12 +324,22 @@ export class ImapSession {
       }
       if (error instanceof ImapSyntaxError) {
         this.write(
-          taggedResponse(tag, 'BAD', error.message, error.code === 'BADCHARSET' ? { name: 'BADCHARSET', charsets: ['UTF-8'] } : undefined),
+          taggedResponse(
+            tag,
+            'BAD',
+            error.message,
+            error.code === 'BADCHARSET' ? { name: 'BADCHARSET', charsets: ['UTF-8'] } : undefined,
+          ),
         );
         return true;
       }
       if (error instanceof FolderError) {
-        const code: ResponseCode = error.reason === 'quota' ? { name: 'OVERQUOTA' } : error.reason === 'too-big' ? { name: 'TOOBIG' } : { name: 'NONEXISTENT' };
+        const code: ResponseCode =
+          error.reason === 'quota'
+            ? { name: 'OVERQUOTA' }
+            : error.reason === 'too-big'
+              ? { name: 'TOOBIG' }
+              : { name: 'NONEXISTENT' };
         this.write(taggedResponse(tag, 'NO', error.message, code));
         return true;
       }
@@ -389,7 +421,9 @@ export class ImapSession {
         const fixed = folderByWireName(name) !== null;
         throw new CommandError(
           'NO',
-          fixed ? 'this folder cannot be changed' : 'only the folders INBOX, Sent, Drafts, Junk and Trash exist',
+          fixed
+            ? 'this folder cannot be changed'
+            : 'only the folders INBOX, Sent, Drafts, Junk and Trash exist',
           fixed && command.command === 'CREATE' ? { name: 'ALREADYEXISTS' } : { name: 'CANNOT' },
         );
       }
@@ -443,7 +477,12 @@ export class ImapSession {
       case 'UID COPY':
       case 'MOVE':
       case 'UID MOVE':
-        await this.copyOrMove(tag, args, command.command.startsWith('UID '), command.command.endsWith('MOVE'));
+        await this.copyOrMove(
+          tag,
+          args,
+          command.command.startsWith('UID '),
+          command.command.endsWith('MOVE'),
+        );
         return;
     }
     throw new CommandError('BAD', `unknown command ${command.command.slice(0, 40)}`);
@@ -509,7 +548,8 @@ export class ImapSession {
   private async authenticate(tag: string, args: ImapValue[]): Promise<'close' | undefined> {
     if (this.mailboxId !== null) throw new CommandError('BAD', 'already logged in');
     const mechanism = keywordOf(args[0]);
-    if (mechanism !== 'PLAIN') throw new CommandError('NO', 'only AUTHENTICATE PLAIN is supported', { name: 'CANNOT' });
+    if (mechanism !== 'PLAIN')
+      throw new CommandError('NO', 'only AUTHENTICATE PLAIN is supported', { name: 'CANNOT' });
     if (!this.loginAllowed()) {
       throw new CommandError('NO', 'log in over TLS (STARTTLS or IMAPS)', { name: 'PRIVACYREQUIRED' });
     }
@@ -529,7 +569,10 @@ export class ImapSession {
     if (response.trim() === '*') throw new CommandError('BAD', 'authentication cancelled');
     const credentials = decodeSaslPlain(response);
     if (credentials === null) throw new CommandError('BAD', 'not a SASL PLAIN response');
-    if (credentials.authorizationId !== '' && credentials.authorizationId.toLowerCase() !== credentials.authenticationId.toLowerCase()) {
+    if (
+      credentials.authorizationId !== '' &&
+      credentials.authorizationId.toLowerCase() !== credentials.authenticationId.toLowerCase()
+    ) {
       throw new CommandError('NO', 'cannot act as another user', { name: 'AUTHORIZATIONFAILED' });
     }
     return this.login(tag, credentials.authenticationId, credentials.password);
@@ -579,7 +622,10 @@ export class ImapSession {
     for (const folder of IMAP_FOLDERS) {
       if (!tests.some((test) => test(folder.wire))) continue;
       if (onlySpecialUse && folder.specialUse === null) continue;
-      const attributes = [{ atom: '\\HasNoChildren' }, ...(folder.specialUse ? [{ atom: folder.specialUse }] : [])];
+      const attributes = [
+        { atom: '\\HasNoChildren' },
+        ...(folder.specialUse ? [{ atom: folder.specialUse }] : []),
+      ];
       this.write(untaggedData([{ atom: kind }, attributes, '/', encodeMailboxName(folder.wire)]));
       const row = folders?.find((entry) => entry.name === folder.name);
       if (row && statusItems) this.write(this.statusLine(folder.wire, row, statusItems));
@@ -610,7 +656,8 @@ export class ImapSession {
   private async status(args: ImapValue[]): Promise<void> {
     const folder = this.folderArg(args[0]);
     const items = args[1];
-    if (items?.type !== 'list' || items.items.length === 0) throw new CommandError('BAD', 'STATUS needs items');
+    if (items?.type !== 'list' || items.items.length === 0)
+      throw new CommandError('BAD', 'STATUS needs items');
     const names = items.items.map((item) => keywordOf(item) ?? '');
     const row = (await this.deps.folders.list(this.requireAuth())).find((entry) => entry.name === folder);
     if (!row) throw new CommandError('NO', 'no such folder', { name: 'NONEXISTENT' });
@@ -621,7 +668,8 @@ export class ImapSession {
     const mailboxId = this.requireAuth();
     this.selected = null;
     const folder = this.folderArg(args[0]);
-    if (args[1]?.type === 'list' && args[1].items.some((item) => keywordOf(item) === 'CONDSTORE')) this.condstore = true;
+    if (args[1]?.type === 'list' && args[1].items.some((item) => keywordOf(item) === 'CONDSTORE'))
+      this.condstore = true;
     await this.deps.folders.list(mailboxId);
     const state = await this.deps.folders.state(mailboxId, folder);
     if (!state) throw new CommandError('NO', 'no such folder', { name: 'NONEXISTENT' });
@@ -635,15 +683,23 @@ export class ImapSession {
       messages,
     };
     this.write(untaggedData([{ atom: 'FLAGS' }, SYSTEM_FLAGS.map((atom) => ({ atom }))]));
-    this.write(untaggedStatus('OK', 'flags permitted', { name: 'PERMANENTFLAGS', flags: readOnly ? [] : [...SYSTEM_FLAGS, '\\*'] }));
+    this.write(
+      untaggedStatus('OK', 'flags permitted', {
+        name: 'PERMANENTFLAGS',
+        flags: readOnly ? [] : [...SYSTEM_FLAGS, '\\*'],
+      }),
+    );
     this.write(untaggedData([messages.length, { atom: 'EXISTS' }]));
     this.write(untaggedData([0, { atom: 'RECENT' }]));
     const firstUnseen = messages.findIndex((message) => !message.read);
-    if (firstUnseen !== -1) this.write(untaggedStatus('OK', 'first unseen', { name: 'UNSEEN', value: firstUnseen + 1 }));
+    if (firstUnseen !== -1)
+      this.write(untaggedStatus('OK', 'first unseen', { name: 'UNSEEN', value: firstUnseen + 1 }));
     this.write(untaggedStatus('OK', 'UIDs valid', { name: 'UIDVALIDITY', value: state.uidvalidity }));
     this.write(untaggedStatus('OK', 'predicted next UID', { name: 'UIDNEXT', value: state.uidnext }));
     this.write(untaggedStatus('OK', 'highest', { name: 'HIGHESTMODSEQ', value: state.highest_modseq }));
-    this.ok(tag, `${readOnly ? 'EXAMINE' : 'SELECT'} completed`, { name: readOnly ? 'READ-ONLY' : 'READ-WRITE' });
+    this.ok(tag, `${readOnly ? 'EXAMINE' : 'SELECT'} completed`, {
+      name: readOnly ? 'READ-ONLY' : 'READ-WRITE',
+    });
     return undefined;
   }
 
@@ -678,7 +734,11 @@ export class ImapSession {
       receivedAt,
     });
     if (this.selected?.name === folder) await this.sync(true);
-    this.ok(tag, 'APPEND completed', { name: 'APPENDUID', uidValidity: stored.uidvalidity, uids: [stored.uid] });
+    this.ok(tag, 'APPEND completed', {
+      name: 'APPENDUID',
+      uidValidity: stored.uidvalidity,
+      uids: [stored.uid],
+    });
     return undefined;
   }
 
@@ -719,7 +779,8 @@ export class ImapSession {
   // ---- selected ----
 
   private writable(selected: SelectedFolder): void {
-    if (selected.readOnly) throw new CommandError('NO', 'the folder is read-only (EXAMINE)', { name: 'READ-ONLY' });
+    if (selected.readOnly)
+      throw new CommandError('NO', 'the folder is read-only (EXAMINE)', { name: 'READ-ONLY' });
   }
 
   /**
@@ -782,7 +843,10 @@ export class ImapSession {
   private flagsResponse(sequence: number, message: FolderMessageRow, withUid: boolean): Buffer {
     const items: ImapData[] = [];
     if (withUid) items.push({ atom: 'UID' }, message.uid);
-    items.push({ atom: 'FLAGS' }, flagsOf(message).map((atom) => ({ atom })));
+    items.push(
+      { atom: 'FLAGS' },
+      flagsOf(message).map((atom) => ({ atom })),
+    );
     if (this.condstore) items.push({ atom: 'MODSEQ' }, [message.modseq]);
     return untaggedData([sequence, { atom: 'FETCH' }, items]);
   }
@@ -817,9 +881,14 @@ export class ImapSession {
     return indexes;
   }
 
-  private async expungeDeleted(selected: SelectedFolder, uidSet: SequenceSet | null, report: boolean): Promise<void> {
+  private async expungeDeleted(
+    selected: SelectedFolder,
+    uidSet: SequenceSet | null,
+    report: boolean,
+  ): Promise<void> {
     const mailboxId = this.requireAuth();
-    const indexes = uidSet === null ? selected.messages.map((_, index) => index) : this.resolve(selected, uidSet, true);
+    const indexes =
+      uidSet === null ? selected.messages.map((_, index) => index) : this.resolve(selected, uidSet, true);
     const ids = indexes
       .map((index) => selected.messages[index] as FolderMessageRow)
       .filter((message) => (message.flags & 2) !== 0)
@@ -854,7 +923,8 @@ export class ImapSession {
       if (numbers.length > 0 && options.includes('MIN')) data.push({ atom: 'MIN' }, Math.min(...numbers));
       if (numbers.length > 0 && options.includes('MAX')) data.push({ atom: 'MAX' }, Math.max(...numbers));
       if (options.includes('COUNT')) data.push({ atom: 'COUNT' }, numbers.length);
-      if (numbers.length > 0 && options.includes('ALL')) data.push({ atom: 'ALL' }, { atom: formatSequenceSet(numbers) });
+      if (numbers.length > 0 && options.includes('ALL'))
+        data.push({ atom: 'ALL' }, { atom: formatSequenceSet(numbers) });
       this.write(untaggedData(data));
     } else {
       this.write(untaggedData([{ atom: 'SEARCH' }, ...numbers]));
@@ -867,13 +937,18 @@ export class ImapSession {
     const texts = new Map<number, SearchText>();
     const people = (json: string) => {
       try {
-        return (JSON.parse(json) as { name: string; address: string }[]).map((p) => `${p.name} <${p.address}>`).join(', ');
+        return (JSON.parse(json) as { name: string; address: string }[])
+          .map((p) => `${p.name} <${p.address}>`)
+          .join(', ');
       } catch {
         return '';
       }
     };
     for (let start = 0; start < ids.length; start += this.limits.batch) {
-      for (const row of await this.deps.folders.searchFields(mailboxId, ids.slice(start, start + this.limits.batch))) {
+      for (const row of await this.deps.folders.searchFields(
+        mailboxId,
+        ids.slice(start, start + this.limits.batch),
+      )) {
         texts.set(row.id, {
           subject: row.subject,
           from: `${row.from_name} <${row.from_address}>`,
@@ -891,7 +966,8 @@ export class ImapSession {
     const selected = this.requireSelected();
     const parsed = parseFetchArguments(args);
     const attributes = [...parsed.attributes];
-    if (byUid && !attributes.some((attribute) => attribute.name === 'UID')) attributes.unshift({ name: 'UID' });
+    if (byUid && !attributes.some((attribute) => attribute.name === 'UID'))
+      attributes.unshift({ name: 'UID' });
     if (parsed.changedSince !== null) {
       this.condstore = true;
       if (!attributes.some((attribute) => attribute.name === 'MODSEQ')) attributes.push({ name: 'MODSEQ' });
@@ -927,8 +1003,9 @@ export class ImapSession {
       a.name === 'RFC822';
     const needsRaw = attributes.some(
       (a) =>
-        ['ENVELOPE', 'BODYSTRUCTURE', 'BODY', 'RFC822.HEADER', 'RFC822.TEXT', 'BODY[]', 'RFC822'].includes(a.name) &&
-        !(wholeOnly(a) && current.size > this.limits.inMemoryBodyBytes),
+        ['ENVELOPE', 'BODYSTRUCTURE', 'BODY', 'RFC822.HEADER', 'RFC822.TEXT', 'BODY[]', 'RFC822'].includes(
+          a.name,
+        ) && !(wholeOnly(a) && current.size > this.limits.inMemoryBodyBytes),
     );
     const raw = needsRaw ? await readAll(this.deps.folders.raw(current.raw_id)) : null;
     const tree = raw ? parseMimeTree(raw) : null;
@@ -960,11 +1037,22 @@ export class ImapSession {
           break;
         case 'BODYSTRUCTURE':
         case 'BODY':
-          items.push([name, formatData(raw && tree ? bodyStructureData(bodyPartOf(raw, tree), attribute.name === 'BODYSTRUCTURE') : null)]);
+          items.push([
+            name,
+            formatData(
+              raw && tree
+                ? bodyStructureData(bodyPartOf(raw, tree), attribute.name === 'BODYSTRUCTURE')
+                : null,
+            ),
+          ]);
           break;
         case 'RFC822.HEADER':
         case 'RFC822.TEXT': {
-          const section: Section = { part: [], text: attribute.name === 'RFC822.HEADER' ? 'HEADER' : 'TEXT', fields: [] };
+          const section: Section = {
+            part: [],
+            text: attribute.name === 'RFC822.HEADER' ? 'HEADER' : 'TEXT',
+            fields: [],
+          };
           const bytes = raw && tree ? (sectionBytes(raw, tree, section) ?? Buffer.alloc(0)) : Buffer.alloc(0);
           items.push([name, formatData({ literal: bytes })]);
           break;
@@ -1047,7 +1135,11 @@ export class ImapSession {
       const changes = JSON.parse(key) as ReturnType<typeof flagChanges>;
       if (changes === null) continue;
       for (let start = 0; start < group.ids.length; start += this.limits.batch) {
-        await this.deps.folders.setFlags(mailboxId, group.ids.slice(start, start + this.limits.batch), changes);
+        await this.deps.folders.setFlags(
+          mailboxId,
+          group.ids.slice(start, start + this.limits.batch),
+          changes,
+        );
       }
     }
     await this.sync(byUid);
@@ -1058,7 +1150,8 @@ export class ImapSession {
         this.write(this.flagsResponse(index + 1, message, byUid));
       }
     }
-    const code: ResponseCode | undefined = modified.length > 0 ? { name: 'MODIFIED', numbers: modified } : undefined;
+    const code: ResponseCode | undefined =
+      modified.length > 0 ? { name: 'MODIFIED', numbers: modified } : undefined;
     this.ok(tag, `${byUid ? 'UID ' : ''}STORE completed`, code);
   }
 
@@ -1070,7 +1163,9 @@ export class ImapSession {
     const name = decodeMailboxName(astringOf(args[1], 'folder name'));
     const target = folderByWireName(name);
     if (target === null) throw new CommandError('NO', 'no such folder', { name: 'TRYCREATE' });
-    const messages = this.resolve(selected, set, byUid).map((index) => selected.messages[index] as FolderMessageRow);
+    const messages = this.resolve(selected, set, byUid).map(
+      (index) => selected.messages[index] as FolderMessageRow,
+    );
     const ids = messages.map((message) => message.id);
     const verb = `${byUid ? 'UID ' : ''}${move ? 'MOVE' : 'COPY'}`;
     if (ids.length === 0) {
@@ -1081,7 +1176,11 @@ export class ImapSession {
     for (let start = 0; start < ids.length; start += this.limits.batch) {
       const slice = ids.slice(start, start + this.limits.batch);
       if (move && target === selected.name) continue;
-      pairs.push(...(move ? await this.deps.folders.move(mailboxId, slice, target) : await this.deps.folders.copy(mailboxId, slice, target)));
+      pairs.push(
+        ...(move
+          ? await this.deps.folders.move(mailboxId, slice, target)
+          : await this.deps.folders.copy(mailboxId, slice, target)),
+      );
     }
     const state = await this.deps.folders.state(mailboxId, target);
     const code: ResponseCode | undefined =
@@ -1119,4 +1218,3 @@ async function readAll(stream: Readable): Promise<Buffer> {
   for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
-

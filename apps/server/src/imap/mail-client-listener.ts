@@ -1,5 +1,10 @@
 import { createServer, isIP, type Server, type Socket } from 'node:net';
-import { createSecureContext, createServer as createTlsServer, type SecureContext, type TLSSocket } from 'node:tls';
+import {
+  createSecureContext,
+  createServer as createTlsServer,
+  type SecureContext,
+  type TLSSocket,
+} from 'node:tls';
 import type { FastifyInstance } from 'fastify';
 import { selfSignedCertificate } from '../modules/certificates/index.js';
 import { sourceKey } from '../smtp/smtp-server.js';
@@ -78,7 +83,11 @@ export async function startMailClientListener(
     const remoteAddress = socket.remoteAddress ?? '';
     const key = sourceKey(remoteAddress);
     if (total >= limits.maxClients || (open.get(key) ?? 0) >= limits.maxClientsPerSource) {
-      socket.end(protocol === 'imap' ? '* BYE too many connections, try again later\r\n' : '-ERR [SYS/TEMP] too many connections\r\n');
+      socket.end(
+        protocol === 'imap'
+          ? '* BYE too many connections, try again later\r\n'
+          : '-ERR [SYS/TEMP] too many connections\r\n',
+      );
       socket.destroySoon?.();
       return;
     }
@@ -137,7 +146,8 @@ export async function startMailClientListener(
     const next = services.certificates.defaultCertificate();
     if (!next) return;
     context = createSecureContext(next);
-    if (options.secure && 'setSecureContext' in server) (server as ReturnType<typeof createTlsServer>).setSecureContext(next);
+    if (options.secure && 'setSecureContext' in server)
+      (server as ReturnType<typeof createTlsServer>).setSecureContext(next);
   });
 
   await new Promise<void>((resolve, reject) => {

@@ -1,7 +1,12 @@
 import type { Socket } from 'node:net';
 import { type SecureContext, TLSSocket } from 'node:tls';
+import type { ImapAuthResult } from '../imap/imap-session.js';
 import type { FolderMessageRow, FolderService } from '../modules/mail/index.js';
-import { type Pop3Command, Pop3CommandReader, type Pop3ReaderEvent } from '../protocols/pop3/command-reader.js';
+import {
+  type Pop3Command,
+  Pop3CommandReader,
+  type Pop3ReaderEvent,
+} from '../protocols/pop3/command-reader.js';
 import {
   continuationResponse,
   DotStuffer,
@@ -12,7 +17,6 @@ import {
   topOf,
 } from '../protocols/pop3/response-writer.js';
 import { decodeSaslPlain } from '../protocols/sasl/sasl-plain.js';
-import type { ImapAuthResult } from '../imap/imap-session.js';
 
 export const POP3_LIMITS = {
   maxClients: 1000,
@@ -30,7 +34,10 @@ export interface Pop3SessionDeps {
   folders: FolderService;
   authenticate(email: string, password: string, ip: string): Promise<ImapAuthResult>;
   secureContext(): SecureContext | null;
-  sniCallback?: (servername: string, callback: (error: Error | null, context?: SecureContext) => void) => void;
+  sniCallback?: (
+    servername: string,
+    callback: (error: Error | null, context?: SecureContext) => void,
+  ) => void;
   log: { info(message: string): void; warn(message: string): void };
 }
 
@@ -169,7 +176,15 @@ export class Pop3Session {
   }
 
   private capabilities(): string[] {
-    const lines = ['TOP', 'UIDL', 'RESP-CODES', 'AUTH-RESP-CODE', 'PIPELINING', 'EXPIRE NEVER', 'IMPLEMENTATION Youju'];
+    const lines = [
+      'TOP',
+      'UIDL',
+      'RESP-CODES',
+      'AUTH-RESP-CODE',
+      'PIPELINING',
+      'EXPIRE NEVER',
+      'IMPLEMENTATION Youju',
+    ];
     if (this.mailboxId === null) {
       if (!this.secure && this.deps.secureContext() !== null) lines.push('STLS');
       if (this.loginAllowed()) lines.push('USER', 'SASL PLAIN');
@@ -386,7 +401,10 @@ export class Pop3Session {
       this.write(errResponse('not a SASL PLAIN response'));
       return true;
     }
-    if (credentials.authorizationId !== '' && credentials.authorizationId.toLowerCase() !== credentials.authenticationId.toLowerCase()) {
+    if (
+      credentials.authorizationId !== '' &&
+      credentials.authorizationId.toLowerCase() !== credentials.authenticationId.toLowerCase()
+    ) {
       this.write(errResponse('cannot act as another user', 'AUTH'));
       return true;
     }

@@ -5,7 +5,13 @@ import { inbox } from '../support/fixtures.js';
 import { sendMail, simpleMessage } from '../support/smtp-client.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { waitFor } from '../support/wait-for.js';
-import { createMailAccount, imapClient, type MailAccount, RawLineClient } from './mail-client-helpers.js';
+import {
+  createMailAccount,
+  defined,
+  imapClient,
+  type MailAccount,
+  RawLineClient,
+} from './mail-client-helpers.js';
 
 let server: TestServer;
 let imapPort: number;
@@ -52,7 +58,14 @@ describe('IMAP with imapflow', () => {
     const box = await client.mailboxOpen('INBOX');
     expect(box.exists).toBe(1);
     expect(box.uidValidity).toBeGreaterThan(0n);
-    const message = await client.fetchOne('*', { source: true, envelope: true, bodyStructure: true, flags: true, uid: true, size: true });
+    const message = await client.fetchOne('*', {
+      source: true,
+      envelope: true,
+      bodyStructure: true,
+      flags: true,
+      uid: true,
+      size: true,
+    });
     expect(message).toBeTruthy();
     if (!message) return;
     expect(Buffer.compare(message.source as Buffer, raw.bytes)).toBe(0);
@@ -67,17 +80,23 @@ describe('IMAP with imapflow', () => {
   it('shares flags with the web both ways', async () => {
     const client = await connect();
     await client.mailboxOpen('INBOX');
-    const uid = (await client.fetchOne('*', { uid: true }))?.uid as number;
+    const uid = defined(await client.fetchOne('*', { uid: true })).uid;
     await client.messageFlagsAdd(String(uid), ['\\Flagged'], { uid: true });
     await client.messageFlagsRemove(String(uid), ['\\Seen'], { uid: true });
     const item = (await inbox(server, alice.token)).list[0];
     expect(item).toMatchObject({ starred: true, read: false });
 
-    await server.api('POST', 'user/updateEmail', { token: alice.token, body: { id: item?.id as number, starred: false } });
-    await server.api('POST', 'user/setReadEmail', { token: alice.token, body: { ids: [item?.id as number], read: true } });
+    await server.api('POST', 'user/updateEmail', {
+      token: alice.token,
+      body: { id: item?.id as number, starred: false },
+    });
+    await server.api('POST', 'user/setReadEmail', {
+      token: alice.token,
+      body: { ids: [item?.id as number], read: true },
+    });
     await client.noop();
     const after = await client.fetchOne(String(uid), { flags: true }, { uid: true });
-    expect([...(after ? after.flags ?? [] : [])].sort()).toEqual(['\\Seen']);
+    expect([...(after ? (after.flags ?? []) : [])].sort()).toEqual(['\\Seen']);
   });
 });
 
@@ -112,15 +131,17 @@ describe('IMAP folders', () => {
   it('appends to Sent and Drafts with APPENDUID, byte for byte, outside the web inbox', async () => {
     const client = await connect();
     const sent = Buffer.from('From: <me@x.test>\r\nTo: <you@y.test>\r\nSubject: 已发送\r\n\r\nsent copy\r\n');
-    const result = await client.append('Sent', sent, ['\\Seen']);
-    expect(result && result.uid).toBeGreaterThan(0);
-    const draft = await client.append('Drafts', Buffer.from('Subject: draft\r\n\r\nwip\r\n'), ['\\Draft']);
-    expect(draft && draft.uid).toBeGreaterThan(0);
+    const result = defined(await client.append('Sent', sent, ['\\Seen']));
+    expect(result.uid).toBeGreaterThan(0);
+    const draft = defined(
+      await client.append('Drafts', Buffer.from('Subject: draft\r\n\r\nwip\r\n'), ['\\Draft']),
+    );
+    expect(draft.uid).toBeGreaterThan(0);
 
     await client.mailboxOpen('Sent');
-    const message = await client.fetchOne(String(result && result.uid), { source: true, flags: true }, { uid: true });
+    const message = await client.fetchOne(String(result.uid), { source: true, flags: true }, { uid: true });
     expect(Buffer.compare(message ? (message.source as Buffer) : Buffer.alloc(0), sent)).toBe(0);
-    expect([...(message ? message.flags ?? [] : [])]).toEqual(['\\Seen']);
+    expect([...(message ? (message.flags ?? []) : [])]).toEqual(['\\Seen']);
     const subjects = (await inbox(server, alice.token)).list.map((entry) => entry.subject);
     expect(subjects).not.toContain('已发送');
     expect(subjects).not.toContain('draft');
@@ -133,9 +154,11 @@ describe('IMAP folders', () => {
     await client.mailboxOpen('INBOX');
     const found = await client.search({ subject: 'to be trashed' }, { uid: true });
     expect(found).toHaveLength(1);
-    const moved = await client.messageMove(String((found as number[])[0]), 'Trash', { uid: true });
-    expect(moved && moved.uidMap && moved.uidMap.size).toBe(1);
-    expect((await inbox(server, alice.token)).list.map((entry) => entry.subject)).not.toContain('to be trashed');
+    const moved = defined(await client.messageMove(String((found as number[])[0]), 'Trash', { uid: true }));
+    expect(moved.uidMap?.size).toBe(1);
+    expect((await inbox(server, alice.token)).list.map((entry) => entry.subject)).not.toContain(
+      'to be trashed',
+    );
 
     await client.mailboxOpen('Trash');
     const trashed = await client.search({ subject: 'to be trashed' }, { uid: true });
@@ -175,7 +198,7 @@ describe('IMAP isolation and limits', () => {
     // Alice's mail is untouched.
     expect((await inbox(server, alice.token)).list.every((entry) => entry.subject !== '')).toBe(true);
     const mine = await connect();
-    const status = await mine.status('Trash', { messages: true });
+    const status = defined(await mine.status('Trash', { messages: true }));
     expect(status.messages).toBe(0);
   });
 
@@ -187,7 +210,9 @@ describe('IMAP isolation and limits', () => {
     await raw.until(/BAD/);
     expect(await raw.command('b', 'SELECT INBOX')).toMatch(/^b BAD/m);
     for (const tag of ['c', 'd']) {
-      expect(await raw.command(tag, `LOGIN ${alice.email} wrong-password`)).toMatch(new RegExp(`^${tag} NO \\[AUTHENTICATIONFAILED\\]`, 'm'));
+      expect(await raw.command(tag, `LOGIN ${alice.email} wrong-password`)).toMatch(
+        new RegExp(`^${tag} NO \\[AUTHENTICATIONFAILED\\]`, 'm'),
+      );
     }
     raw.send(`e LOGIN ${alice.email} wrong-password\r\n`);
     await raw.until(/\* BYE/);

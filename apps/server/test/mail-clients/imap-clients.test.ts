@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import { type TLSSocket, connect as tlsConnect } from 'node:tls';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRaw } from '../support/api.js';
@@ -41,7 +41,9 @@ describe('IMAP login needs TLS for clients that are not on loopback', () => {
     expect(greeting).toMatch(/LOGINDISABLED/);
     expect(greeting).toMatch(/STARTTLS/);
     expect(greeting).not.toMatch(/AUTH=PLAIN/);
-    expect(await client.command('a', `LOGIN ${account.email} ${account.password}`)).toMatch(/^a NO \[PRIVACYREQUIRED\]/m);
+    expect(await client.command('a', `LOGIN ${account.email} ${account.password}`)).toMatch(
+      /^a NO \[PRIVACYREQUIRED\]/m,
+    );
     // A command sent with STARTTLS, before the handshake, is dropped (no plaintext injection).
     client.send('b STARTTLS\r\nc CAPABILITY\r\n');
     expect(await client.until(/b OK[^\r]*\r\n/)).not.toMatch(/^c /m);
@@ -56,10 +58,17 @@ describe('IMAP login needs TLS for clients that are not on loopback', () => {
   });
 
   it('serves IMAPS with the installed certificate', async () => {
-    const socket: TLSSocket = tlsConnect({ host: '127.0.0.1', port: server.imapsPort as number, servername: HOST, rejectUnauthorized: false });
+    const socket: TLSSocket = tlsConnect({
+      host: '127.0.0.1',
+      port: server.imapsPort as number,
+      servername: HOST,
+      rejectUnauthorized: false,
+    });
     await new Promise((resolve) => socket.once('secureConnect', resolve));
     expect(socket.getPeerCertificate().fingerprint256).toBe(new X509Certificate(a.cert).fingerprint256);
-    const greeting = await new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString())));
+    const greeting = await new Promise<string>((resolve) =>
+      socket.once('data', (chunk: Buffer) => resolve(chunk.toString())),
+    );
     expect(greeting).toMatch(/AUTH=PLAIN/);
     expect(greeting).not.toMatch(/LOGINDISABLED/);
     socket.destroy();
@@ -88,9 +97,13 @@ status, data = imap.uid('FETCH', uids[0], '(BODY.PEEK[])')
 print('SHA', hashlib.sha256(data[0][1]).hexdigest())
 imap.logout()
 `;
-    const { stdout } = await run('python3', ['-c', script, String(server.imapsPort), account.email, account.password], {
-      timeout: 30_000,
-    });
+    const { stdout } = await run(
+      'python3',
+      ['-c', script, String(server.imapsPort), account.email, account.password],
+      {
+        timeout: 30_000,
+      },
+    );
     expect(stdout).toMatch(/^LIST OK 5$/m);
     expect(stdout).toMatch(/^SELECT OK 1$/m);
     expect(stdout).toMatch(/^SEARCH OK 1$/m);
@@ -101,7 +114,12 @@ imap.logout()
   it('works with curl imaps://: the message by UID, byte for byte', async () => {
     const { stdout } = await run(
       'curl',
-      ['-sk', '--user', `${account.email}:${account.password}`, `imaps://127.0.0.1:${server.imapsPort}/INBOX;UID=1`],
+      [
+        '-sk',
+        '--user',
+        `${account.email}:${account.password}`,
+        `imaps://127.0.0.1:${server.imapsPort}/INBOX;UID=1`,
+      ],
       { timeout: 30_000, encoding: 'buffer' },
     );
     expect(Buffer.compare(stdout as unknown as Buffer, raw)).toBe(0);

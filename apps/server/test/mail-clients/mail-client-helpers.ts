@@ -1,6 +1,6 @@
 import { ImapFlow } from 'imapflow';
-import type { TestServer } from '../support/test-server.js';
 import { createAddress, createUserWithDomain, type MailWorld } from '../support/fixtures.js';
+import type { TestServer } from '../support/test-server.js';
 
 /** A mailbox account (address and password, as a mail client logs in) with a web session. */
 export interface MailAccount {
@@ -13,7 +13,11 @@ export interface MailAccount {
 }
 
 /** A new user with its domain and one mailbox account with a password on it. */
-export async function createMailAccount(server: TestServer, label: string, world?: MailWorld): Promise<MailAccount> {
+export async function createMailAccount(
+  server: TestServer,
+  label: string,
+  world?: MailWorld,
+): Promise<MailAccount> {
   const owner = world ?? (await createUserWithDomain(server, label));
   const password = `pw-${label}-Secret1`;
   const localPart = `${label}${Math.random().toString(36).slice(2, 7)}`;
@@ -29,7 +33,10 @@ export async function createMailAccount(server: TestServer, label: string, world
 }
 
 /** imapflow logged in as `account` on loopback without TLS (allowed for loopback clients). */
-export async function imapClient(port: number, account: Pick<MailAccount, 'email' | 'password'>): Promise<ImapFlow> {
+export async function imapClient(
+  port: number,
+  account: Pick<MailAccount, 'email' | 'password'>,
+): Promise<ImapFlow> {
   const client = new ImapFlow({
     host: '127.0.0.1',
     port,
@@ -43,6 +50,12 @@ export async function imapClient(port: number, account: Pick<MailAccount, 'email
 }
 
 export { createAddress };
+
+/** imapflow answers `false` for a failed command: the value, or the test fails here. */
+export function defined<T>(value: T | false | undefined | null): T {
+  if (value === false || value === undefined || value === null) throw new Error('the IMAP command failed');
+  return value;
+}
 
 /** A line client for exact bytes: sends what it is given, collects what comes back. */
 export class RawLineClient {

@@ -68,9 +68,13 @@ response, lines, octets = pop.top(1, 0)
 print('TOP', b'\\r\\n'.join(lines).decode('latin1').count('Subject:'))
 pop.quit()
 `;
-    const { stdout } = await run('python3', ['-c', script, String(server.pop3Port), account.email, account.password], {
-      timeout: 30_000,
-    });
+    const { stdout } = await run(
+      'python3',
+      ['-c', script, String(server.pop3Port), account.email, account.password],
+      {
+        timeout: 30_000,
+      },
+    );
     expect(stdout).toMatch(/^STAT 3$/m);
     expect(stdout).toMatch(/^UIDL 3$/m);
     expect(stdout).toMatch(/^TOP 1$/m);
@@ -80,11 +84,17 @@ pop.quit()
   });
 
   it('works with curl pop3://: RETR of message 1 byte for byte', async () => {
-    const { stdout } = await run('curl', ['-s', '--user', `${account.email}:${account.password}`, `pop3://127.0.0.1:${server.pop3Port}/1`], {
-      timeout: 30_000,
-      encoding: 'buffer',
-    });
-    expect([...raws.values()].some((raw) => Buffer.compare(raw, stdout as unknown as Buffer) === 0)).toBe(true);
+    const { stdout } = await run(
+      'curl',
+      ['-s', '--user', `${account.email}:${account.password}`, `pop3://127.0.0.1:${server.pop3Port}/1`],
+      {
+        timeout: 30_000,
+        encoding: 'buffer',
+      },
+    );
+    expect([...raws.values()].some((raw) => Buffer.compare(raw, stdout as unknown as Buffer) === 0)).toBe(
+      true,
+    );
   });
 
   it('deletes at QUIT only: RSET undoes, a dropped connection keeps, QUIT removes (on the web too)', async () => {

@@ -102,7 +102,11 @@ export async function startTestServer(
   const smtp = await startSmtpServer(app, { port: 0, host: '127.0.0.1' });
   const smtps = await startSmtpsServer(app, { host: '127.0.0.1' });
   const https = await startHttpsServer(app, { host: '127.0.0.1' });
-  const clientListener = { port: 0, host: '127.0.0.1', loopbackIsRemote: options.mailClients?.loopbackIsRemote === true };
+  const clientListener = {
+    port: 0,
+    host: '127.0.0.1',
+    loopbackIsRemote: options.mailClients?.loopbackIsRemote === true,
+  };
   const imap = options.mailClients ? await startImapServer(app, clientListener) : null;
   const imaps = options.mailClients ? await startImapServer(app, { ...clientListener, secure: true }) : null;
   const pop3 = options.mailClients ? await startPop3Server(app, clientListener) : null;

@@ -1,5 +1,13 @@
 /** The public face of the mail module: other code imports only from here. */
 
+export type {
+  FolderMessageRow,
+  FolderName,
+  FolderService,
+  MailFolderRow,
+  MessageFlagChanges,
+} from './folder-service.js';
+export { createFolderService, FolderError } from './folder-service.js';
 export type { DeliveryFailure, Envelope, InboundService, RecipientCheck, Spool } from './inbound-service.js';
 export { CommitDeclined, createInboundService, DeliveryError } from './inbound-service.js';
 export type { MailEvents } from './mail-events.js';
@@ -9,5 +17,3 @@ export type { MailService } from './mail-service.js';
 export { createMailService } from './mail-service.js';
 export { readRaw } from './raw-store.js';
 export { startRetention } from './retention.js';
-export type { FolderMessageRow, FolderName, FolderService, MailFolderRow, MessageFlagChanges } from './folder-service.js';
-export { createFolderService, FolderError } from './folder-service.js';

@@ -56,7 +56,13 @@ export function headerFields(block: Buffer): HeaderField[] {
   for (const line of text.split(/\r?\n(?![ \t])/)) {
     const colon = line.indexOf(':');
     if (colon <= 0) continue;
-    fields.push({ name: line.slice(0, colon).trim(), value: line.slice(colon + 1).replace(/\r?\n/g, '').trim() });
+    fields.push({
+      name: line.slice(0, colon).trim(),
+      value: line
+        .slice(colon + 1)
+        .replace(/\r?\n/g, '')
+        .trim(),
+    });
   }
   return fields;
 }
@@ -76,7 +82,11 @@ export function parseContentType(value: string | null): {
   const match = /^\s*([^/\s;]+)\s*\/\s*([^\s;]+)/.exec(head);
   const parameters = parametersOf(rest);
   if (!match) return { type: 'text', subtype: 'plain', parameters };
-  return { type: (match[1] as string).toLowerCase(), subtype: (match[2] as string).toLowerCase(), parameters };
+  return {
+    type: (match[1] as string).toLowerCase(),
+    subtype: (match[2] as string).toLowerCase(),
+    parameters,
+  };
 }
 
 function splitParameters(value: string): string[] {
@@ -244,7 +254,7 @@ export function sectionBytes(raw: Buffer, root: MimeNode, section: Section): Buf
 /** Raw header text: 8-bit bytes (UTF-8 headers) kept as bytes. */
 function headerText(value: string | null): HeaderText {
   if (value === null || value === '') return null;
-  return /[^\x00-\x7f]/.test(value) ? Buffer.from(value, 'latin1') : value;
+  return /[\u0080-\uffff]/.test(value) ? Buffer.from(value, 'latin1') : value;
 }
 
 /** The ENVELOPE of a message node (RFC 3501 section 7.4.2), header values undecoded. */
@@ -284,8 +294,15 @@ export function bodyPartOf(raw: Buffer, node: MimeNode): BodyPart {
     id: headerText(field(fields, 'content-id')),
     description: headerText(field(fields, 'content-description')),
     md5: headerText(field(fields, 'content-md5')),
-    disposition: dispositionValue ? { type: dispositionType.trim() || 'attachment', parameters: dispositionParameters } : null,
-    language: language ? language.split(',').map((tag) => tag.trim()).filter(Boolean) : null,
+    disposition: dispositionValue
+      ? { type: dispositionType.trim() || 'attachment', parameters: dispositionParameters }
+      : null,
+    language: language
+      ? language
+          .split(',')
+          .map((tag) => tag.trim())
+          .filter(Boolean)
+      : null,
     location: headerText(field(fields, 'content-location')),
   };
   if (node.type === 'multipart') {
@@ -298,7 +315,8 @@ export function bodyPartOf(raw: Buffer, node: MimeNode): BodyPart {
     size: body.length,
     lines: countLines(body),
   };
-  if (node.message) part.message = { envelope: envelopeOf(raw, node.message), body: bodyPartOf(raw, node.message) };
+  if (node.message)
+    part.message = { envelope: envelopeOf(raw, node.message), body: bodyPartOf(raw, node.message) };
   return part;
 }
 

@@ -114,7 +114,9 @@ export function bodyStructureData(part: BodyPart, extended: boolean): ImapData {
     // body-type-mpart needs at least one body (RFC 3501 section 9): a multipart without parts
     // is described as holding one empty text/plain part.
     const children: BodyPart[] =
-      part.children.length > 0 ? part.children : [{ type: 'TEXT', subtype: 'PLAIN', parameters: {}, size: 0, lines: 0 }];
+      part.children.length > 0
+        ? part.children
+        : [{ type: 'TEXT', subtype: 'PLAIN', parameters: {}, size: 0, lines: 0 }];
     const data: ImapData[] = children.map((child) => bodyStructureData(child, extended));
     data.push(part.subtype.toUpperCase());
     if (extended) data.push(parametersData(part.parameters), ...extensionData(part));
