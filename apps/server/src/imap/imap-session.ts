@@ -61,8 +61,6 @@ export const IMAP_LIMITS = {
   unauthenticatedTimeoutMs: 60_000,
   /** failed LOGIN/AUTHENTICATE before the connection is closed */
   maxAuthFailures: 3,
-  /** how often a selected folder is checked for changes during IDLE */
-  pollMs: 500,
   /** messages whose raw bytes are read whole for FETCH; larger ones are streamed */
   inMemoryBodyBytes: 1024 * 1024,
   /** bytes received but not yet read into commands before the socket is paused */
@@ -97,6 +95,8 @@ export interface ImapConnectionInfo {
 }
 
 interface SelectedFolder {
+  /** the `mail_folders` row */
+  id: number;
   name: FolderName;
   readOnly: boolean;
   uidvalidity: number;
@@ -675,6 +675,7 @@ export class ImapSession {
     if (!state) throw new CommandError('NO', 'no such folder', { name: 'NONEXISTENT' });
     const messages = await this.deps.folders.messages(mailboxId, folder);
     this.selected = {
+      id: state.id,
       name: folder,
       readOnly,
       uidvalidity: state.uidvalidity,
@@ -746,20 +747,24 @@ export class ImapSession {
   private async idle(tag: string): Promise<'close' | undefined> {
     this.write(continuationRequest('idling'));
     this.reader.expectLine();
-    let timer: NodeJS.Timeout | null = null;
     let stopped = false;
-    const poll = () => {
-      if (stopped) return;
-      timer = setTimeout(() => {
-        void this.sync(true)
-          .catch((error: Error) => this.deps.log.warn(`imap: idle poll failed: ${error.message}`))
-          .finally(poll);
-      }, this.limits.pollMs);
-    };
-    const unsubscribe = this.deps.folders.onNewMail(() => {
-      if (!stopped && this.selected) void this.sync(true).catch(() => {});
-    });
-    if (this.selected) poll();
+    const selected = this.selected;
+    // The folder row is polled with every other idle session's (folder service), and looked at
+    // once on new mail stored in this process.
+    const stopWatching = selected
+      ? this.deps.folders.watch(
+          { id: selected.id, highest_modseq: selected.highestModseq, uidnext: selected.uidnext },
+          () => {
+            if (!stopped) {
+              void this.sync(true).catch((error: Error) =>
+                this.deps.log.warn(`imap: idle update failed: ${error.message}`),
+              );
+            }
+          },
+        )
+      : () => {};
+    // What changed since the last command (and before the watch began) is told at once.
+    if (selected) void this.sync(true).catch(() => {});
     try {
       const event = await this.nextEvent();
       if (event === null) return 'close';
@@ -768,8 +773,7 @@ export class ImapSession {
       }
     } finally {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      unsubscribe();
+      stopWatching();
     }
     await this.syncing;
     this.ok(tag, 'IDLE terminated');

@@ -70,6 +70,12 @@ export async function findFolder(
     .executeTakeFirst();
 }
 
+/** The folder rows `ids` (those still there): what IDLE sessions poll, in one statement. */
+export async function findFoldersByIds(db: Queryable, ids: number[]): Promise<MailFolderRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('mail_folders').selectAll().where('id', 'in', ids).execute();
+}
+
 /**
  * Takes `count` UIDs of a folder for new messages and raises its modseq, in the caller's
  * transaction. One statement per folder and batch: on PostgreSQL the row stays locked until the

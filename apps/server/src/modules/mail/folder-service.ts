@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Engine } from '../../db/database.js';
-import { findFolder, listFolders } from '../../db/repositories/folder-repo.js';
+import { findFolder, findFoldersByIds, listFolders } from '../../db/repositories/folder-repo.js';
 import { addMailboxUsageWithinQuota, releaseMailboxUsage } from '../../db/repositories/mailbox-repo.js';
 import {
   changeMessageFlags,
@@ -49,8 +49,77 @@ export function createFolderService(deps: {
   engine: Engine;
   settings: SettingsService;
   events: MailEvents;
+  /** how often watched folders are read (IDLE), 500 ms by default */
+  pollMs?: number;
 }) {
   const { db, settings, events } = deps;
+  const pollMs = deps.pollMs ?? 500;
+
+  /**
+   * Folders IDLE sessions wait on, polled together: one statement every `pollMs` for all of this
+   * process's idle sessions, however many there are; a listener hears when its folder's modseq or
+   * UIDNEXT moved, or the folder is gone. Changes made by other processes (PostgreSQL) arrive so.
+   */
+  const watched = new Map<number, { state: string; listeners: Set<() => void> }>();
+  let pollTimer: NodeJS.Timeout | null = null;
+  const stateOf = (row: { highest_modseq: number; uidnext: number }) =>
+    `${row.highest_modseq}:${row.uidnext}`;
+
+  async function pollWatched(): Promise<void> {
+    const ids = [...watched.keys()];
+    const rows = new Map<number, MailFolderRow>();
+    for (let start = 0; start < ids.length; start += 500) {
+      for (const row of await findFoldersByIds(db, ids.slice(start, start + 500))) rows.set(row.id, row);
+    }
+    for (const id of ids) {
+      const entry = watched.get(id);
+      if (!entry) continue;
+      const row = rows.get(id);
+      const state = row ? stateOf(row) : 'gone';
+      if (state === entry.state) continue;
+      entry.state = state;
+      for (const listener of entry.listeners) listener();
+    }
+  }
+
+  let polling = false;
+  let pollAgain = false;
+  let stopListening: (() => void) | null = null;
+
+  /** Reads the watched rows now (once at a time), then every `pollMs` while any is watched. */
+  function pollNow(): void {
+    if (polling) {
+      pollAgain = true;
+      return;
+    }
+    if (pollTimer) clearTimeout(pollTimer);
+    pollTimer = null;
+    polling = true;
+    void pollWatched()
+      .catch(() => {})
+      .finally(() => {
+        polling = false;
+        if (pollAgain) {
+          pollAgain = false;
+          pollNow();
+        } else {
+          schedulePoll();
+        }
+      });
+  }
+
+  function schedulePoll(): void {
+    if (watched.size === 0) {
+      stopListening?.();
+      stopListening = null;
+      return;
+    }
+    // New mail stored in this process is seen at once, with one read for all watchers.
+    stopListening ??= events.subscribe(() => pollNow());
+    if (pollTimer || polling) return;
+    pollTimer = setTimeout(pollNow, pollMs);
+    pollTimer.unref();
+  }
 
   /** Messages among `ids` that belong to `mailboxId` (ids from a session's view, checked again). */
   async function own(mailboxId: number, ids: number[]) {
@@ -204,9 +273,22 @@ export function createFolderService(deps: {
       return { id, uid: row.uid, uidvalidity: state.uidvalidity };
     },
 
-    /** New mail stored in this process (SMTP, APPEND): IDLE sessions look at once. */
-    onNewMail(listener: (messageIds: number[]) => void): () => void {
-      return events.subscribe(listener);
+    /**
+     * Calls `listener` when the folder row `folder` (as the caller last saw it) changes: polled
+     * with every other watched folder of this process, and at once on new mail stored here.
+     */
+    watch(
+      folder: Pick<MailFolderRow, 'id' | 'highest_modseq' | 'uidnext'>,
+      listener: () => void,
+    ): () => void {
+      const entry = watched.get(folder.id) ?? { state: stateOf(folder), listeners: new Set<() => void>() };
+      watched.set(folder.id, entry);
+      entry.listeners.add(listener);
+      schedulePoll();
+      return () => {
+        entry.listeners.delete(listener);
+        if (entry.listeners.size === 0 && watched.get(folder.id) === entry) watched.delete(folder.id);
+      };
     },
   };
 }
