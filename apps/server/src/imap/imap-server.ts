@@ -10,6 +10,8 @@ export interface ImapListenerOptions {
   secure?: boolean;
   /** tests: treat loopback clients as remote, so LOGIN needs TLS */
   loopbackIsRemote?: boolean;
+  /** tests: other session limits (a shorter login check) */
+  limits?: Partial<typeof IMAP_LIMITS>;
 }
 
 /**
@@ -23,7 +25,12 @@ export function mailboxAuthenticator(app: FastifyInstance) {
         ip,
         userAgent: 'mail client',
       });
-      return { ok: true, mailboxId: mailbox.id, address: mailbox.address };
+      return {
+        ok: true,
+        mailboxId: mailbox.id,
+        address: mailbox.address,
+        passwordHash: mailbox.password_hash,
+      };
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (error.code === 429)
@@ -71,6 +78,7 @@ export async function startImapServer(
           secureContext: connection.secureContext,
           sniCallback: app.services.certificates.sniCallback,
           log,
+          ...(options.limits ? { limits: options.limits } : {}),
         },
         connection,
       );

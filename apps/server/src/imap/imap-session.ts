@@ -67,10 +67,13 @@ export const IMAP_LIMITS = {
   maxPendingBytes: 1024 * 1024,
   /** ids per statement for bulk changes */
   batch: 500,
+  /** how often a logged-in session checks that its login still stands (password, disabled, expired) */
+  loginCheckMs: 60_000,
 };
 
 export type ImapAuthResult =
-  | { ok: true; mailboxId: number; address: string }
+  /** `passwordHash`: kept in memory to notice a password change (never logged) */
+  | { ok: true; mailboxId: number; address: string; passwordHash: string | null }
   | { ok: false; reason: 'wrong' | 'refused' | 'throttled'; text: string };
 
 export interface ImapSessionDeps {
@@ -138,6 +141,8 @@ export class ImapSession {
   private secure: boolean;
   private mailboxId: number | null = null;
   private address = '';
+  private passwordHash: string | null = null;
+  private loginCheckedAt = 0;
   private authFailures = 0;
   private selected: SelectedFolder | null = null;
   private condstore = false;
@@ -306,8 +311,19 @@ export class ImapSession {
     return this.secure || this.info.plainLoginAllowed;
   }
 
+  /** False (after BYE) when the mailbox was disabled, expired, deleted or given a new password. */
+  private async loginStands(): Promise<boolean> {
+    if (this.mailboxId === null || Date.now() - this.loginCheckedAt < this.limits.loginCheckMs) return true;
+    this.loginCheckedAt = Date.now();
+    if (await this.deps.folders.loginStillValid(this.mailboxId, this.passwordHash)) return true;
+    this.write(untaggedStatus('BYE', 'the login is no longer valid (password changed or mailbox disabled)'));
+    this.close();
+    return false;
+  }
+
   private async command(command: ImapCommand): Promise<boolean> {
     const { tag } = command;
+    if (!(await this.loginStands())) return false;
     try {
       const result = await this.dispatch(command);
       if (result === 'logout') {
@@ -538,6 +554,8 @@ export class ImapSession {
     }
     this.mailboxId = result.mailboxId;
     this.address = result.address;
+    this.passwordHash = result.passwordHash;
+    this.loginCheckedAt = Date.now();
     this.reader.setLiteralLimit(await this.deps.folders.maxMessageBytes());
     this.socket.setTimeout(this.limits.authenticatedTimeoutMs);
     this.deps.log.info(`imap: ${this.address} logged in from ${this.info.remoteAddress}`);
@@ -765,6 +783,8 @@ export class ImapSession {
       : () => {};
     // What changed since the last command (and before the watch began) is told at once.
     if (selected) void this.sync(true).catch(() => {});
+    const loginCheck = setInterval(() => void this.loginStands().catch(() => {}), this.limits.loginCheckMs);
+    loginCheck.unref();
     try {
       const event = await this.nextEvent();
       if (event === null) return 'close';
@@ -774,6 +794,7 @@ export class ImapSession {
     } finally {
       stopped = true;
       stopWatching();
+      clearInterval(loginCheck);
     }
     await this.syncing;
     this.ok(tag, 'IDLE terminated');

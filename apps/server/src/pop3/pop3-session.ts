@@ -26,6 +26,8 @@ export const POP3_LIMITS = {
   /** RFC 1939 section 3: the autologout timer is at least 10 minutes */
   authenticatedTimeoutMs: 10 * 60_000,
   maxAuthFailures: 3,
+  /** how often a logged-in session checks that its login still stands */
+  loginCheckMs: 60_000,
   /** bytes received but not yet read into commands before the socket is paused */
   maxPendingBytes: 64 * 1024,
 };
@@ -67,6 +69,8 @@ export class Pop3Session {
   private messages: FolderMessageRow[] = [];
   private deleted = new Set<number>();
   private authFailures = 0;
+  private passwordHash: string | null = null;
+  private loginCheckedAt = 0;
 
   constructor(
     socket: Socket,
@@ -195,6 +199,15 @@ export class Pop3Session {
   /** One command; false ends the session. */
   private async command(command: Pop3Command): Promise<boolean> {
     const { name, args } = command;
+    // A session outlives neither a password change nor a disabled or expired mailbox (checked at
+    // most once a minute); QUIT then deletes nothing.
+    if (this.mailboxId !== null && Date.now() - this.loginCheckedAt >= POP3_LIMITS.loginCheckMs) {
+      this.loginCheckedAt = Date.now();
+      if (!(await this.deps.folders.loginStillValid(this.mailboxId, this.passwordHash))) {
+        this.write(errResponse('the login is no longer valid', 'AUTH'));
+        return false;
+      }
+    }
     if (name === 'QUIT') return this.quit();
     if (name === 'CAPA') {
       this.write(multiLineResponse('capability list follows', this.capabilities()));
@@ -419,6 +432,8 @@ export class Pop3Session {
       return this.authFailures < POP3_LIMITS.maxAuthFailures;
     }
     this.mailboxId = result.mailboxId;
+    this.passwordHash = result.passwordHash;
+    this.loginCheckedAt = Date.now();
     this.messages = await this.deps.folders.messages(result.mailboxId, 'inbox');
     this.socket.setTimeout(POP3_LIMITS.authenticatedTimeoutMs);
     this.deps.log.info(`pop3: ${result.address} logged in from ${this.info.remoteAddress}`);

@@ -25,7 +25,8 @@ async function connect(account: MailAccount = alice): Promise<ImapFlow> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ mailClients: {} });
+  // Every command checks that the login still stands (a minute in production).
+  server = await startTestServer({ mailClients: { imapLimits: { loginCheckMs: 0 } } });
   imapPort = server.imapPort as number;
   alice = await createMailAccount(server, 'alice');
 });
@@ -179,7 +180,55 @@ describe('IMAP folders', () => {
   });
 });
 
+describe('IMAP and the web’s Junk', () => {
+  it('moves a message to Junk when the web marks it spam, and back; IMAP MOVE to Junk marks it spam', async () => {
+    const content = simpleMessage(alice.email, 'junk candidate', 'buy now');
+    await sendMail(server.smtpPort, { to: [alice.email], content });
+    const item = (await inbox(server, alice.token)).list.find((entry) => entry.subject === 'junk candidate');
+    await server.api('POST', 'user/updateEmail', {
+      token: alice.token,
+      body: { id: item?.id as number, spam: true },
+    });
+    const client = await connect();
+    await client.mailboxOpen('Junk');
+    expect(await client.search({ subject: 'junk candidate' })).toHaveLength(1);
+    await client.mailboxOpen('INBOX');
+    expect(await client.search({ subject: 'junk candidate' })).toHaveLength(0);
+    const junk = (await inbox(server, alice.token, '&folder=junk')).list.map((entry) => entry.subject);
+    expect(junk).toContain('junk candidate');
+
+    await server.api('POST', 'user/updateEmail', {
+      token: alice.token,
+      body: { id: item?.id as number, spam: false },
+    });
+    // New in the selected folder: the client learns of it at its next command (NOOP).
+    await client.noop();
+    const found = (await client.search({ subject: 'junk candidate' }, { uid: true })) as number[];
+    expect(found).toHaveLength(1);
+    await client.messageMove(String(found[0]), 'Junk', { uid: true });
+    const flagged = (await inbox(server, alice.token, '&folder=junk')).list.find(
+      (entry) => entry.subject === 'junk candidate',
+    );
+    expect(flagged?.spam).toBe(true);
+  });
+});
+
 describe('IMAP isolation and limits', () => {
+  it('ends an open session when the mailbox gets a new password', async () => {
+    const carol = await createMailAccount(server, 'carol');
+    const raw = await RawLineClient.connect(imapPort);
+    await raw.until(/\* OK/);
+    expect(await raw.command('a', `LOGIN ${carol.email} ${carol.password}`)).toMatch(/^a OK/m);
+    const changed = await server.api('POST', 'user/editEmailAccount', {
+      token: carol.world.userToken,
+      body: { id: carol.id, password: 'a-new-Password-9' },
+    });
+    expect(changed.body.error).toBe(0);
+    raw.send('b NOOP\r\n');
+    expect(await raw.until(/\* BYE/)).not.toMatch(/^b OK/m);
+    expect(await raw.waitClosed()).toBe(true);
+  });
+
   it('gives a second mailbox none of the first one’s mail, whatever UIDs it names', async () => {
     const bob = await createMailAccount(server, 'bob');
     const client = await connect(bob);

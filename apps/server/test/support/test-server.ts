@@ -7,6 +7,7 @@ import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { startHttpsServer } from '../../src/https-server.js';
 import { startImapServer } from '../../src/imap/imap-server.js';
+import type { IMAP_LIMITS } from '../../src/imap/imap-session.js';
 import { startPop3Server } from '../../src/pop3/pop3-server.js';
 import { startSmtpServer, startSmtpsServer } from '../../src/smtp/smtp-server.js';
 import { type ApiCaller, apiAt } from './api.js';
@@ -79,7 +80,7 @@ export async function startTestServer(
     prepareDataDir?: (dataDir: string) => Promise<void>;
     /** starts the mail-client listeners (IMAP, IMAPS, POP3, POP3S) on free ports; `loopbackIsRemote` makes
      * loopback clients count as remote (LOGIN only after TLS) */
-    mailClients?: { loopbackIsRemote?: boolean };
+    mailClients?: { loopbackIsRemote?: boolean; imapLimits?: Partial<typeof IMAP_LIMITS> };
   } = {},
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'youju-test-'));
@@ -107,7 +108,10 @@ export async function startTestServer(
     host: '127.0.0.1',
     loopbackIsRemote: options.mailClients?.loopbackIsRemote === true,
   };
-  const imap = options.mailClients ? await startImapServer(app, clientListener) : null;
+  const imapLimits = options.mailClients?.imapLimits;
+  const imap = options.mailClients
+    ? await startImapServer(app, { ...clientListener, ...(imapLimits ? { limits: imapLimits } : {}) })
+    : null;
   const imaps = options.mailClients ? await startImapServer(app, { ...clientListener, secure: true }) : null;
   const pop3 = options.mailClients ? await startPop3Server(app, clientListener) : null;
   const pop3s = options.mailClients ? await startPop3Server(app, { ...clientListener, secure: true }) : null;

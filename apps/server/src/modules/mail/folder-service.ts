@@ -3,7 +3,11 @@ import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Engine } from '../../db/database.js';
 import { findFolder, findFoldersByIds, listFolders } from '../../db/repositories/folder-repo.js';
-import { addMailboxUsageWithinQuota, releaseMailboxUsage } from '../../db/repositories/mailbox-repo.js';
+import {
+  addMailboxUsageWithinQuota,
+  findMailboxById,
+  releaseMailboxUsage,
+} from '../../db/repositories/mailbox-repo.js';
 import {
   changeMessageFlags,
   countFolderMessages,
@@ -129,6 +133,18 @@ export function createFolderService(deps: {
   return {
     async maxMessageBytes(): Promise<number> {
       return (await settings.get()).maxMessageBytes;
+    },
+
+    /**
+     * Whether a mail client's login still stands: the mailbox exists, is enabled and unexpired,
+     * and its password is the one the client logged in with (a change or a disable ends the web's
+     * sessions; open IMAP and POP3 connections end at their next check).
+     */
+    async loginStillValid(mailboxId: number, passwordHash: string | null): Promise<boolean> {
+      const mailbox = await findMailboxById(db, mailboxId);
+      if (!mailbox || mailbox.enabled !== 1) return false;
+      if (mailbox.expires_at !== null && mailbox.expires_at <= Date.now()) return false;
+      return mailbox.password_hash === passwordHash;
     },
 
     /** The five folders with their counts, in display order. */
