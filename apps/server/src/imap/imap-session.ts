@@ -885,10 +885,8 @@ export class ImapSession {
   private resolve(selected: SelectedFolder, set: SequenceSet, byUid: boolean): number[] {
     if (set === '$') return [];
     const { messages } = selected;
-    if (messages.length === 0) {
-      if (byUid) return [];
-      throw new CommandError('BAD', 'the folder is empty');
-    }
+    // An empty folder has no numbers to name: `1:*` there finds nothing (clients send it blindly).
+    if (messages.length === 0) return [];
     if (byUid) {
       const ranges = resolveSequenceSet(set, messages[messages.length - 1]?.uid ?? 0);
       const indexes: number[] = [];

@@ -142,7 +142,7 @@ export function createFolderService(deps: {
      */
     async loginStillValid(mailboxId: number, passwordHash: string | null): Promise<boolean> {
       const mailbox = await findMailboxById(db, mailboxId);
-      if (!mailbox || mailbox.enabled !== 1) return false;
+      if (mailbox?.enabled !== 1) return false;
       if (mailbox.expires_at !== null && mailbox.expires_at <= Date.now()) return false;
       return mailbox.password_hash === passwordHash;
     },
