@@ -143,6 +143,12 @@ describe('IMAP folders', () => {
     const message = await client.fetchOne(String(result.uid), { source: true, flags: true }, { uid: true });
     expect(Buffer.compare(message ? (message.source as Buffer) : Buffer.alloc(0), sent)).toBe(0);
     expect([...(message ? (message.flags ?? []) : [])]).toEqual(['\\Seen']);
+    const unread = (await server.api('GET', 'user/getUnreadEmail', { token: alice.token })).body;
+    const unreadBefore = unread.error === 0 ? unread.data.total : -1;
+    await client.append('Drafts', Buffer.from('Subject: unread draft\r\n\r\nwip\r\n'));
+    const after = (await server.api('GET', 'user/getUnreadEmail', { token: alice.token })).body;
+    // Drafts and Sent are not unread mail for the web's badge.
+    expect(after.error === 0 ? after.data.total : -2).toBe(unreadBefore);
     const subjects = (await inbox(server, alice.token)).list.map((entry) => entry.subject);
     expect(subjects).not.toContain('已发送');
     expect(subjects).not.toContain('draft');

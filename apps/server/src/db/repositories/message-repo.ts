@@ -388,13 +388,17 @@ export async function findFirstMessageIdOfMailboxAfter(
 
 // ---- subqueries for the other repositories' statements ----
 
-/** The unread messages of the mailbox row of the outer query, counted (a scalar subquery). */
+/**
+ * The unread received messages (inbox and junk, not what a mail client keeps in Sent, Drafts or
+ * Trash) of the mailbox row of the outer query, counted (a scalar subquery).
+ */
 export function unreadMessageCount(eb: ExpressionBuilder<Database, 'mailboxes'>) {
   return eb
     .selectFrom('messages')
     .select((inner) => inner.fn.countAll<number>().as('count'))
     .whereRef('messages.mailbox_id', '=', 'mailboxes.id')
-    .where('messages.read', '=', 0);
+    .where('messages.read', '=', 0)
+    .where('messages.folder', 'in', ['inbox', 'junk']);
 }
 
 /** The messages that refer to the raw message row of the outer query. */
