@@ -379,6 +379,8 @@ export async function findFirstMessageIdOfMailboxAfter(
     .select('id')
     .where('mailbox_id', '=', mailboxId)
     .where('id', '>', after)
+    // received mail only: what a mail client saves in Sent, Drafts or Trash is not "new mail"
+    .where('folder', 'in', ['inbox', 'junk'])
     .orderBy('id', 'asc')
     .limit(1);
   if (ids) query = query.where('id', 'in', ids);
