@@ -22,9 +22,9 @@ export function sqliteMessageInsert(db, raw) {
   // uid) index; the server creates the folder row later from the highest one (folder-repo.ts).
   const insert = db.prepare(`insert into messages (mailbox_id, raw_id, from_name, from_address, subject,
       snippet, text_body, html_body, received_at, size, read, starred, spam, has_attachments, uid)
-    values (?1, ${Number(raw)}, ?2, ?3, ?4, ?5, ?6, null, ?7, ${SIZE}, ?8, ?9, 0, 0,
-      (select coalesce(max(uid), 0) + 1 from messages where mailbox_id = ?1 and folder = 'inbox'))`);
-  return (row) => insert.run(...row);
+    values (?, ${Number(raw)}, ?, ?, ?, ?, ?, null, ?, ${SIZE}, ?, ?, 0, 0,
+      (select coalesce(max(uid), 0) + 1 from messages where mailbox_id = ? and folder = 'inbox'))`);
+  return (row) => insert.run(...row, row[0]);
 }
 
 /**
