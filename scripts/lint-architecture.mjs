@@ -6,8 +6,8 @@
 //   3. No import cycle between files, nor between modules (server modules, web features).
 //   4. Only the database layer (src/db/) builds queries, and each table is read and written from
 //      the one repository that owns it (TABLE_OWNERS); a repository may join any table.
-//   5. Modules import neither the inbound SMTP listener (src/smtp/) nor the app; only their
-//      routes use plugins (authentication).
+//   5. Modules import neither the listeners (src/smtp/, src/imap/, src/pop3/) nor the app; only
+//      their routes use plugins (authentication).
 //   6. Web: features never import each other, and only lib/http/ talks HTTP (fetch, XHR, SSE).
 // `node scripts/lint-architecture.mjs [root]` prints each violation as `file:line rule: detail`
 // and exits 1 when there is one.
@@ -34,6 +34,7 @@ export const TABLE_OWNERS = {
   mailboxes: 'mailbox-repo.ts',
   retired_addresses: 'mailbox-repo.ts',
   messages: 'message-repo.ts',
+  mail_folders: 'folder-repo.ts',
   raw_messages: 'raw-message-repo.ts',
   message_raw_chunks: 'raw-message-repo.ts',
   mail_filters: 'filter-repo.ts',
@@ -240,6 +241,8 @@ export function checkArchitecture(root) {
       const routes = file.endsWith('-routes.ts');
       const forbidden = [
         'smtp/',
+        'imap/',
+        'pop3/',
         ...(routes ? [] : ['plugins/']),
         'app.ts',
         'server.ts',

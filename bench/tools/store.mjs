@@ -18,10 +18,13 @@ export function sharedRawSqlite(db, now) {
 
 /** SQLite: a statement that inserts one message row of `raw` (see the top of this file). */
 export function sqliteMessageInsert(db, raw) {
+  // The UID: the next of the mailbox's inbox (migration 050), read from the (mailbox_id, folder,
+  // uid) index; the server creates the folder row later from the highest one (folder-repo.ts).
   const insert = db.prepare(`insert into messages (mailbox_id, raw_id, from_name, from_address, subject,
-      snippet, text_body, html_body, received_at, size, read, starred, spam, has_attachments)
-    values (?, ${Number(raw)}, ?, ?, ?, ?, ?, null, ?, ${SIZE}, ?, ?, 0, 0)`);
-  return (row) => insert.run(...row);
+      snippet, text_body, html_body, received_at, size, read, starred, spam, has_attachments, uid)
+    values (?, ${Number(raw)}, ?, ?, ?, ?, ?, null, ?, ${SIZE}, ?, ?, 0, 0,
+      (select coalesce(max(uid), 0) + 1 from messages where mailbox_id = ? and folder = 'inbox'))`);
+  return (row) => insert.run(...row, row[0]);
 }
 
 /**
@@ -57,9 +60,13 @@ export async function insertPostgresMessages(client, raw, rows) {
   const column = (index) => rows.map((row) => row[index]);
   await client.query(
     `insert into messages (mailbox_id, raw_id, from_name, from_address, subject, snippet, text_body,
-      html_body, received_at, size, read, starred, spam, has_attachments)
+      html_body, received_at, size, read, starred, spam, has_attachments, uid)
     select mailbox_id, $1, from_name, from_address, subject, snippet, text_body, null, received_at,
-      ${SIZE}, read, starred, 0, 0
+      ${SIZE}, read, starred, 0, 0,
+      -- the next UIDs of each mailbox's inbox (migration 050); the server creates the folder row
+      -- later from the highest one (folder-repo.ts)
+      coalesce((select max(uid) from messages m where m.mailbox_id = t.mailbox_id and m.folder = 'inbox'), 0)
+        + row_number() over (partition by mailbox_id)
     from unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[],
       $9::int[], $10::int[]) as t(mailbox_id, from_name, from_address, subject, snippet, text_body,
       received_at, read, starred)`,

@@ -4,6 +4,8 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { tuneHeap } from './heap.js';
 import { startHttpsServer } from './https-server.js';
+import { startImapServer } from './imap/imap-server.js';
+import { startPop3Server } from './pop3/pop3-server.js';
 import { startSmtpServer, startSmtpsServer } from './smtp/smtp-server.js';
 import { startSubmissionServer } from './smtp/submission-server.js';
 
@@ -42,6 +44,11 @@ async function main(): Promise<void> {
   // Mail clients' submission (RFC 6409): STARTTLS on SUBMISSION_PORT, implicit TLS on SUBMISSIONS_PORT.
   const submission = await startSubmissionServer(app);
   const submissions = await startSubmissionServer(app, { secure: true });
+  // The mail-client listeners (API.md "Standard mail clients"); each is off when its port is.
+  const imap = await startImapServer(app);
+  const imaps = await startImapServer(app, { secure: true });
+  const pop3 = await startPop3Server(app);
+  const pop3s = await startPop3Server(app, { secure: true });
   // HTTPS registers its close hook, waits for the app to be ready, then listens.
   const https = await startHttpsServer(app);
   await app.listen({ port: config.port, host: config.host });
@@ -49,6 +56,10 @@ async function main(): Promise<void> {
   if (smtps) app.log.info(`SMTPS listening on ${config.host}:${smtps.port}`);
   if (submission) app.log.info(`SMTP submission listening on ${config.host}:${submission.port}`);
   if (submissions) app.log.info(`SMTP submission (TLS) listening on ${config.host}:${submissions.port}`);
+  if (imap) app.log.info(`IMAP listening on ${config.host}:${imap.port}`);
+  if (imaps) app.log.info(`IMAPS listening on ${config.host}:${imaps.port}`);
+  if (pop3) app.log.info(`POP3 listening on ${config.host}:${pop3.port}`);
+  if (pop3s) app.log.info(`POP3S listening on ${config.host}:${pop3s.port}`);
   if (https) app.log.info(`HTTPS listening on ${config.host}:${https.port}`);
 }
 

@@ -18,7 +18,12 @@ import { createEmailAccountService, remainingStock } from './modules/email-accou
 import { createFilterService } from './modules/filters/index.js';
 import { createBlacklistService, createFirewallService } from './modules/firewall/index.js';
 import { createHealthService } from './modules/health/index.js';
-import { createInboundService, createMailEvents, createMailService } from './modules/mail/index.js';
+import {
+  createFolderService,
+  createInboundService,
+  createMailEvents,
+  createMailService,
+} from './modules/mail/index.js';
 import { createMailClientsService } from './modules/mail-clients/index.js';
 import { createOpenApiService } from './modules/open-api/index.js';
 import { createOrderService } from './modules/orders/index.js';
@@ -133,6 +138,8 @@ export function createServices(
     mailEvents,
     inbound,
     mail,
+    // Folders as mail clients see them (IMAP, POP3)
+    folders: createFolderService({ db, engine, settings, events: mailEvents }),
     auth: createAuthService({
       db,
       config,

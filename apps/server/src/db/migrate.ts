@@ -14,6 +14,7 @@ import * as deferredSearchIndex from './migrations/046_deferred_search_index.js'
 import * as inboxIndexes from './migrations/047_inbox_indexes.js';
 import * as searchIndexWithoutPositions from './migrations/048_search_index_without_positions.js';
 import * as messageCode from './migrations/049_message_code.js';
+import * as mailFolders from './migrations/050_mail_folders.js';
 import * as webhooks from './migrations/051_webhooks.js';
 import * as messageAuth from './migrations/052_message_auth.js';
 
@@ -39,6 +40,7 @@ const migrations: Record<string, (engine: Engine) => Migration> = {
     up: (db) => searchIndexWithoutPositions.up(db, engine),
   }),
   '049_message_code': () => ({ up: (db) => messageCode.up(db) }),
+  '050_mail_folders': (engine) => ({ up: (db) => mailFolders.up(db, engine) }),
   '051_webhooks': (engine) => ({ up: (db) => webhooks.up(db, engine) }),
   '052_message_auth': () => ({ up: (db) => messageAuth.up(db) }),
 };

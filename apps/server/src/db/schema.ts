@@ -13,6 +13,7 @@ export interface Database {
   raw_messages: RawMessageTable;
   message_raw_chunks: MessageRawChunkTable;
   messages: MessageTable;
+  mail_folders: MailFolderTable;
   mail_filters: MailFilterTable;
   ip_blacklist: IpBlacklistTable;
   personal_settings: PersonalSettingTable;
@@ -184,8 +185,37 @@ export interface MessageTable {
   code: ColumnType<string | null, string | null | undefined, string | null>;
   /** migration 052: JSON `MessageAuth` (SPF, DKIM, DMARC) of mail received over SMTP, or null */
   auth: ColumnType<string | null, string | null | undefined, string | null>;
+  /** the folder the message is in (migration 050) */
+  folder: ColumnType<FolderName, FolderName | undefined, FolderName>;
+  /** its IMAP UID in that folder, taken from the folder row (db/repositories/folder-repo.ts) */
+  uid: number;
+  /** the folder's modification sequence at the message's last change (RFC 7162) */
+  modseq: ColumnType<number, number | undefined, number>;
+  /** IMAP flags without a column of their own: MESSAGE_FLAG_BITS */
+  flags: ColumnType<number, number | undefined, number>;
+  /** IMAP keywords, space-separated */
+  keywords: ColumnType<string, string | undefined, string>;
 }
 export type MessageRow = Selectable<MessageTable>;
+
+/** The folders every mailbox has; `inbox` and `junk` take incoming mail. */
+export const FOLDER_NAMES = ['inbox', 'sent', 'drafts', 'junk', 'trash'] as const;
+export type FolderName = (typeof FOLDER_NAMES)[number];
+
+/** Bits of `messages.flags` (\Seen is `read`, \Flagged is `starred`). */
+export const MESSAGE_FLAG_BITS = { answered: 1, deleted: 2, draft: 4 } as const;
+
+/** One folder of one mailbox (migration 050): its UIDVALIDITY, next UID and highest modseq. */
+export interface MailFolderTable {
+  id: Generated<number>;
+  mailbox_id: number;
+  name: FolderName;
+  uidvalidity: number;
+  uidnext: number;
+  highest_modseq: number;
+  created_at: number;
+}
+export type MailFolderRow = Selectable<MailFolderTable>;
 export type NewMessageRow = Insertable<MessageTable>;
 
 export interface MailFilterTable {

@@ -292,6 +292,8 @@ describe('mailbox accounts', () => {
         spam: 0,
         has_attachments: 0,
         parse_error: null,
+        // Written straight into the table: the first UID of the mailbox's inbox (folder-repo.ts).
+        uid: 1,
       })
       .execute();
 

@@ -83,6 +83,9 @@ async function store(mailboxIds: number[], count: number, receivedAt: (i: number
           raw_id: raw.id,
           received_at: receivedAt(i),
           size: 100,
+          // Written straight into the table: unique UIDs per mailbox inbox (folder-repo.ts takes
+          // the next one from the highest).
+          uid: i + 1,
           ...mail(i),
         })),
       )

@@ -151,7 +151,8 @@ describe('SMTP replies', () => {
         content: simpleMessage(address, 'offer', '点击免费手机领取'),
       });
       expect(flagged.data?.code).toBe(250);
-      const list = await inbox(server, world.userToken, `&address=${address}`);
+      // Marked spam: in Junk (getInbox folder=junk), not in the inbox.
+      const list = await inbox(server, world.userToken, `&address=${address}&folder=junk`);
       expect(list.list[0]?.spam).toBe(true);
 
       // A pathological pattern on a crafted subject neither hangs the server nor matches.

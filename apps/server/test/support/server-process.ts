@@ -71,6 +71,10 @@ export function startServerProcess(store: ServerStore, env: Record<string, strin
       SMTP_PORT: '0',
       // Off: a fixed default port would clash between processes started side by side.
       SUBMISSION_PORT: '0',
+      // The mail-client listeners are off unless a test asks for them (their defaults are fixed
+      // ports, which processes of parallel tests would share).
+      IMAP_PORT: '0',
+      POP3_PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       ...env,

@@ -6,6 +6,9 @@ import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { startHttpsServer } from '../../src/https-server.js';
+import { startImapServer } from '../../src/imap/imap-server.js';
+import type { IMAP_LIMITS } from '../../src/imap/imap-session.js';
+import { startPop3Server } from '../../src/pop3/pop3-server.js';
 import { startSmtpServer, startSmtpsServer } from '../../src/smtp/smtp-server.js';
 import { type ApiCaller, apiAt } from './api.js';
 
@@ -26,6 +29,14 @@ export interface TestServer {
   smtpsPort: number | null;
   /** the HTTPS listener's port when `HTTPS_PORT` was given in `env` (use '0') and a certificate exists */
   httpsPort: number | null;
+  /** the IMAP listener's port (STARTTLS) when `mailClients` was given */
+  imapPort: number | null;
+  /** the IMAPS listener's port when `mailClients` was given and a certificate exists */
+  imapsPort: number | null;
+  /** the POP3 listener's port (STLS) when `mailClients` was given */
+  pop3Port: number | null;
+  /** the POP3S listener's port when `mailClients` was given and a certificate exists */
+  pop3sPort: number | null;
   dataDir: string;
   /** Calls the API over real HTTP ({@link callApi}); the body is typed by the path. */
   api: ApiCaller;
@@ -67,6 +78,9 @@ export async function startTestServer(
     webRoot?: string | null;
     /** runs on the fresh data directory before the server starts (e.g. to install certificates) */
     prepareDataDir?: (dataDir: string) => Promise<void>;
+    /** starts the mail-client listeners (IMAP, IMAPS, POP3, POP3S) on free ports; `loopbackIsRemote` makes
+     * loopback clients count as remote (LOGIN only after TLS) */
+    mailClients?: { loopbackIsRemote?: boolean; imapLimits?: Partial<typeof IMAP_LIMITS> };
   } = {},
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'youju-test-'));
@@ -89,6 +103,18 @@ export async function startTestServer(
   const smtp = await startSmtpServer(app, { port: 0, host: '127.0.0.1' });
   const smtps = await startSmtpsServer(app, { host: '127.0.0.1' });
   const https = await startHttpsServer(app, { host: '127.0.0.1' });
+  const clientListener = {
+    port: 0,
+    host: '127.0.0.1',
+    loopbackIsRemote: options.mailClients?.loopbackIsRemote === true,
+  };
+  const imapLimits = options.mailClients?.imapLimits;
+  const imap = options.mailClients
+    ? await startImapServer(app, { ...clientListener, ...(imapLimits ? { limits: imapLimits } : {}) })
+    : null;
+  const imaps = options.mailClients ? await startImapServer(app, { ...clientListener, secure: true }) : null;
+  const pop3 = options.mailClients ? await startPop3Server(app, clientListener) : null;
+  const pop3s = options.mailClients ? await startPop3Server(app, { ...clientListener, secure: true }) : null;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
@@ -104,6 +130,10 @@ export async function startTestServer(
     smtpPort: smtp.port,
     smtpsPort: smtps?.port ?? null,
     httpsPort: https?.port ?? null,
+    imapPort: imap?.port ?? null,
+    imapsPort: imaps?.port ?? null,
+    pop3Port: pop3?.port ?? null,
+    pop3sPort: pop3s?.port ?? null,
     dataDir,
     api,
     async adminToken() {

@@ -26,6 +26,8 @@ export const InboxQuery = Type.Composite([
     unread: Type.Optional(Type.Boolean()),
     starred: Type.Optional(Type.Boolean()),
     q: Type.Optional(Type.String({ maxLength: 200 })),
+    /** `inbox` (default) or `junk` */
+    folder: Type.Optional(Type.Union([Type.Literal('inbox'), Type.Literal('junk')])),
   }),
 ]);
 export type InboxQuery = Static<typeof InboxQuery>;

@@ -1,7 +1,8 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Engine } from '../database.js';
-import type { Database, MessageRow, NewMessageRow } from '../schema.js';
+import type { Database, FolderName, MessageRow, NewMessageRow } from '../schema.js';
 import type { OwnerScope } from './domain-repo.js';
+import { advanceModseq, reserveUids, withTransaction } from './folder-repo.js';
 import type { Queryable } from './queryable.js';
 
 /**
@@ -123,17 +124,162 @@ export async function findMessageItemsWithMailbox(
     .execute();
 }
 
-export async function insertMessage(db: Queryable, row: NewMessageRow): Promise<number> {
-  const inserted = await db.insertInto('messages').values(row).returning('id').executeTakeFirstOrThrow();
-  return inserted.id;
+/** A new message row: its UID and modseq come from its folder (`insertMessage`). */
+export type NewMessageInFolder = Omit<NewMessageRow, 'uid' | 'modseq'>;
+
+/**
+ * Inserts messages, each taking the next UID of its folder: one UID reservation per mailbox and
+ * folder for the whole batch (the ingest path stores one row per recipient mailbox). Returns the
+ * ids in the order of `rows`. Runs in the caller's transaction, or in one of its own.
+ */
+export async function insertMessages(db: Queryable, rows: NewMessageInFolder[]): Promise<number[]> {
+  if (rows.length === 0) return [];
+  return withTransaction(db, async (trx) => {
+    const groups = new Map<string, number[]>();
+    rows.forEach((row, index) => {
+      const key = `${row.mailbox_id}:${row.folder ?? 'inbox'}`;
+      groups.set(key, [...(groups.get(key) ?? []), index]);
+    });
+    const numbered: NewMessageRow[] = new Array(rows.length);
+    // Folder rows are locked in one order (mailbox, then folder) by every writer: no deadlock.
+    for (const key of [...groups.keys()].sort()) {
+      const indexes = groups.get(key) ?? [];
+      const first = rows[indexes[0] as number] as NewMessageInFolder;
+      const folder = first.folder ?? 'inbox';
+      const { firstUid, modseq } = await reserveUids(trx, first.mailbox_id, folder, indexes.length);
+      indexes.forEach((index, offset) => {
+        numbered[index] = { ...(rows[index] as NewMessageInFolder), folder, uid: firstUid + offset, modseq };
+      });
+    }
+    const ids: number[] = [];
+    for (const row of numbered) {
+      const inserted = await trx.insertInto('messages').values(row).returning('id').executeTakeFirstOrThrow();
+      ids.push(inserted.id);
+    }
+    return ids;
+  });
+}
+
+export async function insertMessage(db: Queryable, row: NewMessageInFolder): Promise<number> {
+  const [id] = await insertMessages(db, [row]);
+  return id as number;
+}
+
+/** The columns a flag change may set on messages. */
+export interface MessageFlagChanges {
+  read?: number;
+  starred?: number;
+  spam?: number;
+  flags?: number;
+  keywords?: string;
+}
+
+/** The (mailbox, folder) pairs of the messages `ids`, each once, in locking order. */
+async function foldersOf(
+  db: Queryable,
+  ids: number[],
+): Promise<{ mailbox_id: number; folder: FolderName }[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('messages')
+    .select(['mailbox_id', 'folder'])
+    .distinct()
+    .where('id', 'in', ids)
+    .execute();
+  return rows.sort((a, b) => a.mailbox_id - b.mailbox_id || a.folder.localeCompare(b.folder));
+}
+
+/**
+ * Changes flags of messages and gives each changed message its folder's next modseq, so IMAP
+ * sessions polling the folder row see it (RFC 7162 section 3.1). A change of `spam` also moves
+ * the message between `inbox` and `junk` (the web's "mark as spam").
+ */
+export async function changeMessageFlags(
+  db: Queryable,
+  ids: number[],
+  changes: MessageFlagChanges,
+): Promise<void> {
+  if (ids.length === 0 || Object.keys(changes).length === 0) return;
+  await withTransaction(db, async (trx) => {
+    const { spam, ...rest } = changes;
+    for (const { mailbox_id, folder } of await foldersOf(trx, ids)) {
+      const modseq = await advanceModseq(trx, mailbox_id, folder);
+      if (modseq === undefined) continue;
+      await trx
+        .updateTable('messages')
+        .set({ ...rest, ...(spam === undefined ? {} : { spam }), modseq })
+        .where('id', 'in', ids)
+        .where('mailbox_id', '=', mailbox_id)
+        .where('folder', '=', folder)
+        .execute();
+    }
+    if (spam === 1) await moveMessagesBetween(trx, ids, 'inbox', 'junk');
+    if (spam === 0) await moveMessagesBetween(trx, ids, 'junk', 'inbox');
+  });
+}
+
+async function moveMessagesBetween(trx: Queryable, ids: number[], from: FolderName, to: FolderName) {
+  const inFolder = await trx
+    .selectFrom('messages')
+    .select('id')
+    .where('id', 'in', ids)
+    .where('folder', '=', from)
+    .execute();
+  if (inFolder.length > 0)
+    await moveMessages(
+      trx,
+      inFolder.map((row) => row.id),
+      to,
+    );
+}
+
+/**
+ * Moves messages to folder `to` (RFC 6851): each gets the next UID there, both folders a new
+ * modseq. Returns the old and new UIDs in the order of the old ones (for COPYUID).
+ */
+export async function moveMessages(
+  db: Queryable,
+  ids: number[],
+  to: FolderName,
+): Promise<{ id: number; fromUid: number; toUid: number }[]> {
+  if (ids.length === 0) return [];
+  return withTransaction(db, async (trx) => {
+    const rows = await trx
+      .selectFrom('messages')
+      .select(['id', 'mailbox_id', 'folder', 'uid'])
+      .where('id', 'in', ids)
+      .orderBy('mailbox_id')
+      .orderBy('uid')
+      .execute();
+    const moving = rows.filter((row) => row.folder !== to);
+    const result: { id: number; fromUid: number; toUid: number }[] = [];
+    const touched = [...new Set(moving.map((row) => `${row.mailbox_id}:${row.folder}`))].sort();
+    for (const key of touched) {
+      const [mailbox, folder] = key.split(':') as [string, FolderName];
+      await advanceModseq(trx, Number(mailbox), folder);
+    }
+    for (const mailboxId of [...new Set(moving.map((row) => row.mailbox_id))]) {
+      const mine = moving.filter((row) => row.mailbox_id === mailboxId);
+      const { firstUid, modseq } = await reserveUids(trx, mailboxId, to, mine.length);
+      for (const [offset, row] of mine.entries()) {
+        await trx
+          .updateTable('messages')
+          .set({ folder: to, uid: firstUid + offset, modseq, spam: to === 'junk' ? 1 : 0 })
+          .where('id', '=', row.id)
+          .execute();
+        result.push({ id: row.id, fromUid: row.uid, toUid: firstUid + offset });
+      }
+    }
+    return result;
+  });
 }
 
 export async function markMessageRead(db: Queryable, id: number): Promise<void> {
-  await db.updateTable('messages').set({ read: 1 }).where('id', '=', id).execute();
+  await changeMessageFlags(db, [id], { read: 1 });
 }
 
 export async function setMessagesRead(db: Queryable, ids: number[], read: number): Promise<void> {
-  await db.updateTable('messages').set({ read }).where('id', 'in', ids).execute();
+  await changeMessageFlags(db, ids, { read });
 }
 
 export async function updateMessageFlags(
@@ -141,7 +287,7 @@ export async function updateMessageFlags(
   id: number,
   changes: { starred?: number; spam?: number },
 ): Promise<void> {
-  await db.updateTable('messages').set(changes).where('id', '=', id).execute();
+  await changeMessageFlags(db, [id], changes);
 }
 
 /** What deleting the messages `ids` gives back: their mailbox, raw message and size. */
@@ -156,8 +302,18 @@ export async function findMessagesToDelete(
     .execute();
 }
 
+/**
+ * Deletes messages; their folders get a new modseq first (folder rows are locked before message
+ * rows on every path), so IMAP sessions notice the EXPUNGE.
+ */
 export async function deleteMessagesByIds(db: Queryable, ids: number[]): Promise<void> {
-  await db.deleteFrom('messages').where('id', 'in', ids).execute();
+  if (ids.length === 0) return;
+  await withTransaction(db, async (trx) => {
+    for (const { mailbox_id, folder } of await foldersOf(trx, ids)) {
+      await advanceModseq(trx, mailbox_id, folder);
+    }
+    await trx.deleteFrom('messages').where('id', 'in', ids).execute();
+  });
 }
 
 /** The raw messages the mail of the mailboxes `mailboxIds` refers to, each once. */
@@ -225,6 +381,8 @@ export async function findFirstMessageIdOfMailboxAfter(
     .select('id')
     .where('mailbox_id', '=', mailboxId)
     .where('id', '>', after)
+    // received mail only: what a mail client saves in Sent, Drafts or Trash is not "new mail"
+    .where('folder', 'in', ['inbox', 'junk'])
     .orderBy('id', 'asc')
     .limit(1);
   if (ids) query = query.where('id', 'in', ids);
@@ -234,13 +392,17 @@ export async function findFirstMessageIdOfMailboxAfter(
 
 // ---- subqueries for the other repositories' statements ----
 
-/** The unread messages of the mailbox row of the outer query, counted (a scalar subquery). */
+/**
+ * The unread received messages (inbox and junk, not what a mail client keeps in Sent, Drafts or
+ * Trash) of the mailbox row of the outer query, counted (a scalar subquery).
+ */
 export function unreadMessageCount(eb: ExpressionBuilder<Database, 'mailboxes'>) {
   return eb
     .selectFrom('messages')
     .select((inner) => inner.fn.countAll<number>().as('count'))
     .whereRef('messages.mailbox_id', '=', 'mailboxes.id')
-    .where('messages.read', '=', 0);
+    .where('messages.read', '=', 0)
+    .where('messages.folder', 'in', ['inbox', 'junk']);
 }
 
 /** The messages that refer to the raw message row of the outer query. */
@@ -304,6 +466,8 @@ export async function countMailboxesReceivingSince(
 /** getInbox's filters besides the text: the address (lowercased), read and starred flags. */
 export interface InboxFilters {
   address?: string;
+  /** the folder listed (the web shows `inbox` and `junk`); all folders when absent */
+  folder?: FolderName;
   read?: number;
   starred?: number;
 }
@@ -335,6 +499,7 @@ function inboxMessages(
 ): ScopedMessages {
   let query = scopedMessages(db, scope);
   if (filters.address !== undefined) query = query.where('mailboxes.address', '=', filters.address);
+  if (filters.folder !== undefined) query = query.where('messages.folder', '=', filters.folder);
   if (filters.read !== undefined) query = query.where('messages.read', '=', filters.read);
   if (filters.starred !== undefined) query = query.where('messages.starred', '=', filters.starred);
   if (range.since !== null) query = query.where('messages.received_at', '>=', range.since);
@@ -403,6 +568,7 @@ async function countInboxMessages(
   // Every message has its mailbox (a foreign key), so all of them are counted without the join,
   // from an index alone: with the join each row is read for its mailbox (a million: 270 ms).
   let query = db.selectFrom('messages');
+  if (filters.folder !== undefined) query = query.where('folder', '=', filters.folder);
   if (filters.read !== undefined) query = query.where('read', '=', filters.read);
   if (filters.starred !== undefined) query = query.where('starred', '=', filters.starred);
   if (range.since !== null) query = query.where('received_at', '>=', range.since);
@@ -748,4 +914,116 @@ async function planMessageTextSearch(
   if (candidates.ids.length >= tuning.candidateLimit) return undefined;
   const worthIt = candidates.ids.length * tuning.scanToIndexRatio;
   return worthIt === 0 || (await countUpTo(db, messages, worthIt)) >= worthIt ? candidates : undefined;
+}
+
+// ---- folders as IMAP sees them (modules/mail/folder-service.ts) ----
+
+/** What an IMAP session keeps of each message of the selected folder. */
+export type FolderMessageRow = Pick<
+  MessageRow,
+  'id' | 'uid' | 'read' | 'starred' | 'flags' | 'keywords' | 'modseq' | 'received_at' | 'size' | 'raw_id'
+>;
+
+const FOLDER_MESSAGE_COLUMNS = [
+  'id',
+  'uid',
+  'read',
+  'starred',
+  'flags',
+  'keywords',
+  'modseq',
+  'received_at',
+  'size',
+  'raw_id',
+] as const;
+
+/** The messages of one folder of one mailbox, in UID order (the index on mailbox, folder, uid). */
+export async function listFolderMessages(
+  db: Queryable,
+  mailboxId: number,
+  folder: FolderName,
+): Promise<FolderMessageRow[]> {
+  return db
+    .selectFrom('messages')
+    .select(FOLDER_MESSAGE_COLUMNS)
+    .where('mailbox_id', '=', mailboxId)
+    .where('folder', '=', folder)
+    .orderBy('uid')
+    .execute();
+}
+
+/** Messages and unseen messages per folder of a mailbox (LIST-STATUS, STATUS). */
+export async function countFolderMessages(
+  db: Queryable,
+  mailboxId: number,
+): Promise<{ folder: FolderName; messages: number; unseen: number }[]> {
+  const rows = await db
+    .selectFrom('messages')
+    .select((eb) => [
+      'folder',
+      eb.fn.countAll<number>().as('messages'),
+      eb.fn.sum<number>(eb.case().when('read', '=', 0).then(1).else(0).end()).as('unseen'),
+    ])
+    .where('mailbox_id', '=', mailboxId)
+    .groupBy('folder')
+    .execute();
+  return rows.map((row) => ({
+    folder: row.folder,
+    messages: Number(row.messages),
+    unseen: Number(row.unseen ?? 0),
+  }));
+}
+
+/** The text columns SEARCH reads, of messages `ids` of one mailbox. */
+export async function findMessageSearchFields(
+  db: Queryable,
+  mailboxId: number,
+  ids: number[],
+): Promise<
+  Pick<
+    MessageRow,
+    | 'id'
+    | 'subject'
+    | 'from_name'
+    | 'from_address'
+    | 'to_json'
+    | 'cc_json'
+    | 'text_body'
+    | 'sent_at'
+    | 'message_id'
+  >[]
+> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('messages')
+    .select([
+      'id',
+      'subject',
+      'from_name',
+      'from_address',
+      'to_json',
+      'cc_json',
+      'text_body',
+      'sent_at',
+      'message_id',
+    ])
+    .where('mailbox_id', '=', mailboxId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** Whole rows of messages `ids` of one mailbox (to copy them). */
+export async function findMailboxMessages(
+  db: Queryable,
+  mailboxId: number,
+  ids: number[],
+): Promise<MessageRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('messages')
+    .selectAll()
+    .where('mailbox_id', '=', mailboxId)
+    .where('id', 'in', ids)
+    .orderBy('uid')
+    .execute();
 }

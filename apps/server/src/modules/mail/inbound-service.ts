@@ -16,8 +16,8 @@ import {
   isRetiredAddress,
   type RecipientMailbox,
 } from '../../db/repositories/mailbox-repo.js';
-import { insertMessage } from '../../db/repositories/message-repo.js';
-import type { Database, NewMessageRow } from '../../db/schema.js';
+import { insertMessages, type NewMessageInFolder } from '../../db/repositories/message-repo.js';
+import type { Database, FolderName } from '../../db/schema.js';
 import { isStorageFull } from '../../lib/api-error.js';
 import type { FilterAction, FilterService } from '../filters/index.js';
 import type { SettingsService } from '../settings/index.js';
@@ -376,40 +376,29 @@ export function createInboundService(deps: {
       const now = Date.now();
       const snippet = snippetOf(parsed.text ?? '');
       const code = findVerificationCode(parsed);
-      const ids: number[] = [];
+      const rows: NewMessageInFolder[] = [];
       for (const mailbox of mailboxes) {
         // The quota check and the accounting in one statement, so concurrent deliveries cannot both
         // squeeze under the limit.
         if (!(await addMailboxUsageWithinQuota(trx, mailbox.id, storedSize))) {
           throw new DeliveryError('quota', 'mailbox quota exceeded');
         }
-        const row: NewMessageRow = {
-          mailbox_id: mailbox.id,
-          raw_id: rawId,
-          envelope_from: envelope.mailFrom.slice(0, 320),
-          from_name: (parsed.from?.name ?? '').slice(0, 320),
-          from_address: (parsed.from?.address ?? envelope.mailFrom).slice(0, 320),
-          subject: parsed.subject,
-          snippet,
-          text_body: parsed.text,
-          html_body: parsed.html,
-          to_json: JSON.stringify(parsed.to),
-          cc_json: JSON.stringify(parsed.cc),
-          attachments_json: JSON.stringify(parsed.attachments),
-          message_id: parsed.messageId,
-          sent_at: parsed.date,
-          received_at: now,
+        const spam = isSpam(mailbox);
+        const row = messageRowOf(parsed, {
+          mailboxId: mailbox.id,
+          rawId,
+          folder: spam ? 'junk' : 'inbox',
+          envelopeFrom: envelope.mailFrom,
+          receivedAt: now,
           size: storedSize,
-          read: 0,
-          starred: 0,
-          spam: isSpam(mailbox) ? 1 : 0,
-          has_attachments: parsed.attachments.some((a) => !a.inline) ? 1 : 0,
-          parse_error: parsed.error,
+          snippet,
           code,
           auth,
-        };
-        ids.push(await insertMessage(trx, withoutNul(row)));
+        });
+        rows.push(row);
       }
+      // UIDs for the whole batch: one reservation per mailbox folder (folder-repo.ts).
+      const ids = await insertMessages(trx, rows);
       if (afterStore) await afterStore(trx, ids);
       if (options.beforeCommit && !(await options.beforeCommit(trx))) throw new CommitDeclined();
       await events.announceInTransaction(trx, ids);
@@ -422,6 +411,59 @@ export function createInboundService(deps: {
 }
 
 export type InboundService = ReturnType<typeof createInboundService>;
+
+/**
+ * The `messages` row of a parsed message in one mailbox folder (SMTP delivery, IMAP APPEND), NUL
+ * characters removed (see withoutNul).
+ */
+export function messageRowOf(
+  parsed: ParsedMail,
+  at: {
+    mailboxId: number;
+    rawId: number;
+    folder: FolderName;
+    envelopeFrom: string;
+    receivedAt: number;
+    size: number;
+    snippet?: string;
+    code?: string | null;
+    /** JSON MessageAuth of mail from the network (inbound-auth.ts); null when not checked */
+    auth?: string | null;
+    read?: number;
+    starred?: number;
+    flags?: number;
+    keywords?: string;
+  },
+): NewMessageInFolder {
+  return withoutNul({
+    mailbox_id: at.mailboxId,
+    folder: at.folder,
+    raw_id: at.rawId,
+    envelope_from: at.envelopeFrom.slice(0, 320),
+    from_name: (parsed.from?.name ?? '').slice(0, 320),
+    from_address: (parsed.from?.address ?? at.envelopeFrom).slice(0, 320),
+    subject: parsed.subject,
+    snippet: at.snippet ?? snippetOf(parsed.text ?? ''),
+    text_body: parsed.text,
+    html_body: parsed.html,
+    to_json: JSON.stringify(parsed.to),
+    cc_json: JSON.stringify(parsed.cc),
+    attachments_json: JSON.stringify(parsed.attachments),
+    message_id: parsed.messageId,
+    sent_at: parsed.date,
+    received_at: at.receivedAt,
+    size: at.size,
+    read: at.read ?? 0,
+    starred: at.starred ?? 0,
+    spam: at.folder === 'junk' ? 1 : 0,
+    has_attachments: parsed.attachments.some((a) => !a.inline) ? 1 : 0,
+    parse_error: parsed.error,
+    code: at.code === undefined ? findVerificationCode(parsed) : at.code,
+    auth: at.auth ?? null,
+    flags: at.flags ?? 0,
+    keywords: at.keywords ?? '',
+  });
+}
 
 /**
  * The row with NUL characters removed from its text. PostgreSQL's text type cannot hold U+0000, so

@@ -1,5 +1,13 @@
 /** The public face of the mail module: other code imports only from here. */
 
+export type {
+  FolderMessageRow,
+  FolderName,
+  FolderService,
+  MailFolderRow,
+  MessageFlagChanges,
+} from './folder-service.js';
+export { createFolderService, FolderError } from './folder-service.js';
 export type { AuthResult, MessageAuth } from './inbound-auth.js';
 export { createInboundAuthenticator, parseMessageAuth } from './inbound-auth.js';
 export type { DeliveryFailure, Envelope, InboundService, RecipientCheck, Spool } from './inbound-service.js';

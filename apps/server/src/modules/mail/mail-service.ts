@@ -164,7 +164,7 @@ export function createMailService(
   return {
     async inbox(auth: AuthContext, query: InboxQuery): Promise<PageOf<MailItem>> {
       const reach = scope(auth);
-      const filters: InboxFilters = {};
+      const filters: InboxFilters = { folder: query.folder ?? 'inbox' };
       if (query.address) filters.address = query.address.trim().toLowerCase();
       if (query.unread !== undefined) filters.read = query.unread ? 0 : 1;
       if (query.starred !== undefined) filters.starred = query.starred ? 1 : 0;

@@ -109,6 +109,19 @@ describe('literals (RFC 3501 section 4.3, RFC 7888)', () => {
     expect(reader.read(Buffer.from('b NOOP\r\n'))).toEqual([]);
   });
 
+  it('skips a refused non-synchronising literal up to maxSkipBytes without buffering it, and reads on', () => {
+    const reader = new ImapCommandReader({ maxLiteralBytes: 100, maxSkipBytes: 10_000 });
+    const first = reader.read(Buffer.from('a APPEND INBOX {5000+}\r\n'));
+    expect(first).toEqual([expect.objectContaining({ type: 'bad', tag: 'a', code: 'TOOBIG', close: false })]);
+    for (let sent = 0; sent < 5000; sent += 1000) {
+      expect(reader.read(Buffer.alloc(1000, 0x78))).toEqual([]);
+      expect(reader.buffered).toBeLessThan(200);
+    }
+    expect(reader.read(Buffer.from('\r\nb NOOP\r\n'))).toEqual([
+      { type: 'command', command: { tag: 'b', command: 'NOOP', args: [] } },
+    ]);
+  });
+
   it('reads literal8 and empty literals', () => {
     const reader = new ImapCommandReader();
     const events = reader.read(Buffer.from('a APPEND INBOX ~{3+}\r\n\0\x01\x02 {0+}\r\n\r\n'));

@@ -48,6 +48,12 @@ export interface ImapReaderOptions {
   maxCommandLiteralBytes: number;
   maxDepth: number;
   maxTokens: number;
+  /**
+   * octets of a refused non-synchronising literal that are read and dropped (never buffered) so
+   * that the connection goes on after the BAD; a larger one closes it (RFC 7888 section 4 allows
+   * either). Defaults to maxLiteralBytes.
+   */
+  maxSkipBytes: number;
   /** what CAPABILITY announced: `{n+}` is refused without LITERAL+ or LITERAL- (RFC 7888) */
   literalPlus: 'LITERAL+' | 'LITERAL-' | 'none';
 }
@@ -56,6 +62,7 @@ export const defaultReaderOptions: ImapReaderOptions = {
   maxLineBytes: 64 * 1024,
   maxLiteralBytes: 50 * 1024 * 1024,
   maxCommandLiteralBytes: 50 * 1024 * 1024,
+  maxSkipBytes: 50 * 1024 * 1024,
   maxDepth: 16,
   maxTokens: 10_000,
   literalPlus: 'LITERAL+',
@@ -91,12 +98,23 @@ export class ImapCommandReader {
     this.options = {
       ...merged,
       maxCommandLiteralBytes: options.maxCommandLiteralBytes ?? merged.maxLiteralBytes,
+      maxSkipBytes: Math.max(options.maxSkipBytes ?? 0, merged.maxLiteralBytes),
     };
   }
 
   /** Bytes from the socket. Call `next` until it returns null before pushing more. */
   push(chunk: Buffer): void {
     if (this.mode.name !== 'closed' && chunk.length > 0) this.queue.push(chunk);
+  }
+
+  /**
+   * Changes the literal limits for the commands that follow (a server allows APPEND-sized literals
+   * only once the client has logged in).
+   */
+  setLiteralLimit(maxLiteralBytes: number): void {
+    this.options.maxLiteralBytes = maxLiteralBytes;
+    this.options.maxCommandLiteralBytes = maxLiteralBytes;
+    this.options.maxSkipBytes = Math.max(this.options.maxSkipBytes, maxLiteralBytes);
   }
 
   /** The next line is taken whole as a `line` event (RFC 3501 sections 6.2.2, RFC 2177). */
@@ -265,7 +283,7 @@ export class ImapCommandReader {
       return;
     }
     const size = Number(match[1]);
-    if (size > this.options.maxLiteralBytes) {
+    if (size > this.options.maxSkipBytes) {
       this.mode = { name: 'closed' };
       this.pending.push({
         type: 'bad',

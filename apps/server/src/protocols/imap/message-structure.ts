@@ -111,7 +111,13 @@ function addressData(address: Address): ImapData {
 /** BODY when `extended` is false, BODYSTRUCTURE when true (RFC 3501 section 7.4.2). */
 export function bodyStructureData(part: BodyPart, extended: boolean): ImapData {
   if (part.children !== undefined && part.type.toLowerCase() === 'multipart') {
-    const data: ImapData[] = part.children.map((child) => bodyStructureData(child, extended));
+    // body-type-mpart needs at least one body (RFC 3501 section 9): a multipart without parts
+    // is described as holding one empty text/plain part.
+    const children: BodyPart[] =
+      part.children.length > 0
+        ? part.children
+        : [{ type: 'TEXT', subtype: 'PLAIN', parameters: {}, size: 0, lines: 0 }];
+    const data: ImapData[] = children.map((child) => bodyStructureData(child, extended));
     data.push(part.subtype.toUpperCase());
     if (extended) data.push(parametersData(part.parameters), ...extensionData(part));
     return data;
