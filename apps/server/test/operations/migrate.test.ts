@@ -8,6 +8,7 @@ import {
   type ServerStore,
   startServerProcess,
 } from '../support/server-process.js';
+import { splitAddedHeaders } from '../support/smtp-client.js';
 import { createPostgresDatabase, testEngine } from '../support/test-server.js';
 import {
   deliver,
@@ -121,7 +122,8 @@ describe.skipIf(testEngine !== 'postgres')('youju migrate --to postgres://', () 
       const inboxAfter = await inboxBySubject(second, admin2);
       expect(inboxAfter).toEqual(inboxBefore);
       for (const [subject, id] of inboxAfter) {
-        expect((await rawOf(second, admin2, id)).equals(sent.get(subject) as Buffer), subject).toBe(true);
+        const message = splitAddedHeaders(await rawOf(second, admin2, id)).message;
+        expect(message.equals(sent.get(subject) as Buffer), subject).toBe(true);
       }
       const cardsAfter = await second.api('GET', 'user/getCard?pageSize=100', { token: admin2 });
       expectOk(cardsAfter.body);

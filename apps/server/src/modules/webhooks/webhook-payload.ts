@@ -18,8 +18,8 @@ export interface MailReceivedPayload {
 }
 
 /**
- * The folder a message is in, for the payload. Junk is `messages.spam` today; when messages gain
- * a folder column of their own, this is the one place to read it from.
+ * The folder a message is in, for the payload: `messages.spam` is kept equal to `folder = 'junk'`
+ * (migration 050; `messageRowOf` and the moves between Inbox and Junk set both).
  */
 export function folderOf(message: { spam: number }): 'inbox' | 'junk' {
   return message.spam === 1 ? 'junk' : 'inbox';
