@@ -46,8 +46,10 @@ export async function startBuiltServer({
       PORT: String(port),
       HOST: '127.0.0.1',
       SMTP_PORT: String(smtpPort),
-      // Off: a fixed default port would clash between servers started side by side.
+      // The mail-client listeners off: fixed default ports would clash between servers side by side.
       SUBMISSION_PORT: '0',
+      IMAP_PORT: '0',
+      POP3_PORT: '0',
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl ?? '',
       INIT_ADMIN_USER: BENCH_ADMIN.username,

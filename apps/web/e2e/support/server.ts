@@ -84,8 +84,11 @@ export async function startServer({
     SMTP_PORT: String(smtpPort),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
-    // Off unless a test asks: a fixed default port would clash between servers started side by side.
+    // The mail-client listeners are off unless a test asks: fixed default ports would clash between
+    // servers started side by side.
     SUBMISSION_PORT: '0',
+    IMAP_PORT: '0',
+    POP3_PORT: '0',
     ...extraEnv,
   };
   if (initialAdmin) Object.assign(env, { INIT_ADMIN_USER: adminUser, INIT_ADMIN_PASSWORD: adminPassword });
