@@ -161,6 +161,45 @@ describe('inbox, temporary mailbox and content filters in the browser', () => {
     await page.context().close();
   });
 
+  it('shows the sender check in the reader and moves a message to Junk and back', async () => {
+    const address = await newAddress();
+    const page = await openInbox(address);
+    await page.getByText('暂无邮件').waitFor();
+    const subject = `可疑邮件 ${uniqueName('j')}`;
+    await deliver(
+      address,
+      message(
+        {
+          From: 'Sender <sender@e2e.test>',
+          To: address,
+          Subject: `=?UTF-8?B?${Buffer.from(subject).toString('base64')}?=`,
+          'Content-Type': 'text/plain; charset=UTF-8',
+        },
+        '请查收',
+      ),
+    );
+    const item = page.getByTestId('message-item').filter({ hasText: subject });
+    await item.click();
+    await page.getByTestId('reader-subject').filter({ hasText: subject }).waitFor();
+    // e2e.test publishes nothing: checked, but not verified.
+    const badge = page.getByTestId('auth-badge');
+    expect(await badge.getAttribute('data-trust')).toBe('unverified');
+    await badge.hover();
+    await page.getByTestId('auth-details').filter({ hasText: 'SPF：无' }).waitFor();
+
+    await page.getByTestId('spam-toggle').filter({ hasText: '标记为垃圾邮件' }).click();
+    await page.getByText('已移到垃圾邮件').waitFor();
+    await item.waitFor({ state: 'detached' });
+    await page.getByText('垃圾邮件', { exact: true }).click();
+    await item.click();
+    await page.getByTestId('spam-toggle').filter({ hasText: '不是垃圾邮件' }).click();
+    await page.getByText('已移回收件箱').waitFor();
+    await item.waitFor({ state: 'detached' });
+    await page.getByText('全部', { exact: true }).click();
+    await item.waitFor();
+    await page.context().close();
+  });
+
   it('runs nothing and loads nothing from a hostile HTML message until images are allowed', async () => {
     const address = await newAddress();
     const page = await openInbox(address);

@@ -16,6 +16,8 @@ export const SystemSettings = Type.Object({
     },
   ),
   retentionDays: Type.Integer({ minimum: 1, maximum: 3650, description: '邮件保留天数' }),
+  /** Junk is purged after this many days when fewer than `retentionDays`; 0 = as long as the rest */
+  junkRetentionDays: Type.Integer({ minimum: 0, maximum: 3650, description: '垃圾邮件保留天数' }),
   maxMessageBytes: Type.Integer({
     minimum: 1024,
     maximum: 200 * 1024 * 1024,
@@ -74,6 +76,7 @@ export const DEFAULT_SYSTEM_SETTINGS: SystemSettings = {
   storeOpen: true,
   defaultDomainId: null,
   retentionDays: 30,
+  junkRetentionDays: 7,
   maxMessageBytes: 25 * 1024 * 1024,
   temporaryMailboxHours: 24,
   defaultQuotaBytes: 1024 * 1024 * 1024,

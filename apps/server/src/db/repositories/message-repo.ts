@@ -343,15 +343,16 @@ export async function findMessageIdsOfMailbox(
   ).map((row) => row.id);
 }
 
-/** Up to `limit` ids of messages received before `cutoff`. */
+/** Up to `limit` ids of messages received before `cutoff` (in `folder` only, when given). */
 export async function findMessageIdsReceivedBefore(
   db: Queryable,
   cutoff: number,
   limit: number,
+  folder?: FolderName,
 ): Promise<number[]> {
-  return (
-    await db.selectFrom('messages').select('id').where('received_at', '<', cutoff).limit(limit).execute()
-  ).map((row) => row.id);
+  let query = db.selectFrom('messages').select('id').where('received_at', '<', cutoff);
+  if (folder) query = query.where('folder', '=', folder);
+  return (await query.limit(limit).execute()).map((row) => row.id);
 }
 
 /** The newest message of a mailbox (by id). */

@@ -376,9 +376,16 @@ export function createMailService(
      * without a password) whose time is up, with their mail. Runs in batches from a timer.
      */
     async purge(now = Date.now()): Promise<{ messages: number; mailboxes: number }> {
-      const { retentionDays } = await settings.get();
+      const { retentionDays, junkRetentionDays } = await settings.get();
       const cutoff = now - retentionDays * DAY;
-      const messages = await deleteMatching(() => findMessageIdsReceivedBefore(db, cutoff, DELETE_BATCH));
+      let messages = await deleteMatching(() => findMessageIdsReceivedBefore(db, cutoff, DELETE_BATCH));
+      // Junk goes sooner (0 = kept as long as the rest).
+      if (junkRetentionDays > 0 && junkRetentionDays < retentionDays) {
+        const junkCutoff = now - junkRetentionDays * DAY;
+        messages += await deleteMatching(() =>
+          findMessageIdsReceivedBefore(db, junkCutoff, DELETE_BATCH, 'junk'),
+        );
+      }
       const expired = await findExpiredTemporaryMailboxIds(db, now, 500);
       let expiredMail = 0;
       for (const id of expired) {

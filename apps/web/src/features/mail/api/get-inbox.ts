@@ -37,6 +37,7 @@ export function cleanInboxQuery(query: InboxQuery): InboxQuery {
   if (query.address) clean.address = query.address;
   if (query.unread) clean.unread = true;
   if (query.starred) clean.starred = true;
+  if (query.folder === 'junk') clean.folder = 'junk';
   const text = query.q?.trim();
   if (text) clean.q = text;
   return clean;

@@ -8,7 +8,8 @@ import { useMailEvents } from '../api/mail-events';
 import { AddressBar } from './address-bar';
 import { MessageList } from './message-list';
 
-type ListFilter = 'all' | 'unread' | 'starred';
+/** `junk` lists the Junk folder (spam filters, failed sender checks); the others the inbox. */
+type ListFilter = 'all' | 'unread' | 'starred' | 'junk';
 
 const PAGE_SIZE = 20;
 
@@ -53,6 +54,7 @@ export function InboxView({
     address: address || undefined,
     unread: filter === 'unread' || undefined,
     starred: filter === 'starred' || undefined,
+    folder: filter === 'junk' ? 'junk' : undefined,
     q: search || undefined,
   });
 
@@ -89,6 +91,7 @@ export function InboxView({
                     { value: 'all', label: '全部' },
                     { value: 'unread', label: '未读' },
                     { value: 'starred', label: '星标' },
+                    { value: 'junk', label: '垃圾邮件' },
                   ]}
                 />
               </Space>

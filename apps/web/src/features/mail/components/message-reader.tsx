@@ -3,9 +3,11 @@ import {
   DownloadOutlined,
   EyeInvisibleOutlined,
   FileTextOutlined,
+  InboxOutlined,
   PaperClipOutlined,
   StarFilled,
   StarOutlined,
+  StopOutlined,
 } from '@ant-design/icons';
 import type { MailDetail, Person } from '@youju/contract';
 import { Alert, Button, Descriptions, Empty, List, Popconfirm, Skeleton, Space, Typography } from 'antd';
@@ -141,6 +143,24 @@ export function MessageReader({ messageId, extraActions, onClosed }: MessageRead
           onClick={() => update.mutate({ id: detail.id, starred: !detail.starred })}
         >
           {detail.starred ? '取消星标' : '加星标'}
+        </Button>
+        <Button
+          icon={detail.spam ? <InboxOutlined /> : <StopOutlined />}
+          loading={update.isPending}
+          data-testid="spam-toggle"
+          onClick={() =>
+            update.mutate(
+              { id: detail.id, spam: !detail.spam },
+              {
+                onSuccess: () => {
+                  showSuccessMessage(detail.spam ? '已移回收件箱' : '已移到垃圾邮件');
+                  onClosed();
+                },
+              },
+            )
+          }
+        >
+          {detail.spam ? '不是垃圾邮件' : '标记为垃圾邮件'}
         </Button>
         <Button icon={<FileTextOutlined />} onClick={() => setShowRaw(true)}>
           查看原文

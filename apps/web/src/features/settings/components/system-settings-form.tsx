@@ -12,6 +12,7 @@ interface FormValues {
   storeOpen: boolean;
   defaultDomainId: number | null;
   retentionDays: number;
+  junkRetentionDays: number;
   maxMessageMb: number;
   temporaryMailboxHours: number;
   defaultQuotaMb: number;
@@ -48,6 +49,7 @@ function toForm(system: SystemSettingsView, payment?: PaymentSettingsView): Form
     storeOpen: system.storeOpen,
     defaultDomainId: system.defaultDomainId,
     retentionDays: system.retentionDays,
+    junkRetentionDays: system.junkRetentionDays,
     maxMessageMb: bytesToMegabytes(system.maxMessageBytes),
     temporaryMailboxHours: system.temporaryMailboxHours,
     defaultQuotaMb: bytesToMegabytes(system.defaultQuotaBytes),
@@ -86,6 +88,7 @@ function toBody(values: FormValues, withPayment: boolean): UpdateSettingBody {
       storeOpen: values.storeOpen,
       defaultDomainId: values.defaultDomainId ?? null,
       retentionDays: values.retentionDays,
+      junkRetentionDays: values.junkRetentionDays,
       maxMessageBytes: megabytesToBytes(values.maxMessageMb),
       temporaryMailboxHours: values.temporaryMailboxHours,
       defaultQuotaBytes: megabytesToBytes(values.defaultQuotaMb),
@@ -231,6 +234,16 @@ export function SystemSettingsForm({
         <Row gutter={16}>
           <Col xs={24} md={6}>
             <NumberField name="retentionDays" label="邮件保留天数" min={1} max={3650} addon="天" />
+          </Col>
+          <Col xs={24} md={6}>
+            <NumberField
+              name="junkRetentionDays"
+              label="垃圾邮件保留天数"
+              min={0}
+              max={3650}
+              addon="天"
+              extra="垃圾邮件更早清理；0 表示与其他邮件相同"
+            />
           </Col>
           <Col xs={24} md={6}>
             <NumberField
