@@ -73,8 +73,9 @@ describe('inbound SPF, DKIM and DMARC', () => {
     return result;
   }
 
-  async function latest(subject: string) {
-    const data = await inbox(server, world.userToken, `&q=${encodeURIComponent(subject)}`);
+  /** The message with `subject`, in the Inbox or (junk) the Junk folder. */
+  async function latest(subject: string, folder: 'inbox' | 'junk' = 'inbox') {
+    const data = await inbox(server, world.userToken, `&folder=${folder}&q=${encodeURIComponent(subject)}`);
     const item = data.list.find((mail) => mail.subject === subject);
     if (!item) throw new Error(`no message "${subject}"`);
     return item;
@@ -138,7 +139,7 @@ describe('inbound SPF, DKIM and DMARC', () => {
         .replace('tester@sender.example', `ceo@${DOMAINS.strict}`);
       const result = await deliver(`ceo@${DOMAINS.strict}`, Buffer.from(message));
       expect(result.data?.code).toBe(250);
-      const item = await latest(subject);
+      const item = await latest(subject, 'junk');
       expect(item.spam).toBe(true);
       expect(item.auth).toMatchObject({ spf: 'fail', dkim: 'none', dmarc: 'fail', policy: 'reject' });
     } finally {
@@ -155,7 +156,7 @@ describe('inbound SPF, DKIM and DMARC', () => {
       .toString()
       .replace('tester@sender.example', `a@${DOMAINS.quarantine}`);
     expect((await deliver(`a@${DOMAINS.quarantine}`, Buffer.from(message))).data?.code).toBe(250);
-    const item = await latest(subject);
+    const item = await latest(subject, 'junk');
     expect(item.spam).toBe(true);
     expect(item.auth).toMatchObject({ spf: 'fail', dmarc: 'fail', policy: 'quarantine' });
   });
