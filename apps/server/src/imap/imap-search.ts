@@ -54,11 +54,16 @@ function dayOf(time: number): string {
  * The messages (by index into `context.messages`) that match `key` (RFC 3501 section 6.4.4):
  * strings match as case-insensitive substrings of the decoded text, so Chinese works as typed.
  */
+/**
+ * Messages whose text is loaded and compared at a time: a SEARCH of a large folder holds one slice's
+ * text in memory, and gives the event loop back between slices.
+ */
+const SEARCH_SLICE = 200;
+
 export async function searchMessages(key: SearchKey, context: SearchContext): Promise<number[]> {
   const { messages } = context;
-  const texts = needsText(key)
-    ? await context.text(messages.map((m) => m.id))
-    : new Map<number, SearchText>();
+  const withText = needsText(key);
+  let texts = new Map<number, SearchText>();
   const largestSeq = messages.length;
   const largestUid = messages[messages.length - 1]?.uid ?? 0;
   const headers = new Map<number, string>();
@@ -138,8 +143,14 @@ export async function searchMessages(key: SearchKey, context: SearchContext): Pr
   }
 
   const found: number[] = [];
-  for (const [index, message] of messages.entries()) {
-    if (await matches(message, index, key)) found.push(index);
+  for (let start = 0; start < messages.length; start += SEARCH_SLICE) {
+    const slice = messages.slice(start, start + SEARCH_SLICE);
+    if (withText) texts = await context.text(slice.map((m) => m.id));
+    for (const [offset, message] of slice.entries()) {
+      if (await matches(message, start + offset, key)) found.push(start + offset);
+    }
+    headers.clear();
+    if (start + SEARCH_SLICE < messages.length) await new Promise((resolve) => setImmediate(resolve));
   }
   return found;
 }
