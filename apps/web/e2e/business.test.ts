@@ -131,7 +131,10 @@ describe('the business: store, orders, cards, mailbox accounts', () => {
     await page.getByText('该卡密已被使用，每个卡密只能兑换一次').waitFor();
 
     await loginAsMailbox(page, address, 'card-pass-1');
-    await page.getByRole('menuitem', { name: /设置/ }).click();
+    await page
+      .getByRole('menuitem')
+      .filter({ has: page.getByText('设置', { exact: true }) })
+      .click();
     await page.waitForURL(`${suite.baseUrl}/user/setting`);
     const oldToken = await page.evaluate(() => localStorage.getItem('token'));
     await page.getByLabel('原密码').fill('card-pass-1');

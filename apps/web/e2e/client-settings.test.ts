@@ -17,7 +17,11 @@ describe('client settings screen', () => {
   let submissionPort = 0;
   const suite = setUpBrowserSuite(async () => {
     submissionPort = await freePort();
-    return { env: { MAIL_HOSTNAME: HOST, SUBMISSION_PORT: String(submissionPort) } };
+    // IMAP on too: the Apple profile needs an incoming server (the suite's servers start with it off).
+    const imapPort = await freePort();
+    return {
+      env: { MAIL_HOSTNAME: HOST, SUBMISSION_PORT: String(submissionPort), IMAP_PORT: String(imapPort) },
+    };
   });
   let address: string;
   let mailboxToken: string;

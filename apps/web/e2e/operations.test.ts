@@ -141,6 +141,14 @@ describe('running the service: dashboard, settings, version, security, interface
         'postmaster',
         'billing',
         'CIDR',
+        // the sender checks are named as written (protocols and DMARC's policy value)
+        'DMARC',
+        'SPF',
+        'DKIM',
+        'SMTP',
+        'reject',
+        // where scheduled backups go (a folder name)
+        'backups',
       ]),
     ).toEqual([]);
     await page.context().close();

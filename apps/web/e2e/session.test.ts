@@ -50,7 +50,10 @@ describe('session: login, stores, expiry, logout', () => {
     expect(menu[0]).toBe('收件箱');
     expect(menu).toContain('系统账号');
     for (const name of menu) {
-      await page.getByRole('menuitem', { name }).click();
+      await page
+        .getByRole('menuitem')
+        .filter({ has: page.getByText(name, { exact: true }) })
+        .click();
       await page.locator('.ant-menu-item-selected').filter({ hasText: name }).waitFor();
       await page.locator('.ant-layout-content .ant-card, .ant-layout-content .ant-result').first().waitFor();
       expect(await page.getByText('没有权限').count(), name).toBe(0);
