@@ -48,7 +48,9 @@ describe('group commit reservations', () => {
   afterAll(async () => server.close());
 
   it('holds the commit for deliveries still being prepared, then commits them together', async () => {
-    const group = createGroupCommit(server.app.database.db);
+    // A long bound on the wait: on a loaded machine two turns of the loop can take longer than the
+    // real 20 ms, which would commit the first job alone (by design) and make the test flaky.
+    const group = createGroupCommit(server.app.database.db, { maxWaitMs: 10_000 });
     const events: string[] = [];
     const job = (key: string) => async (trx: Transaction<Database>) => {
       events.push(`ran ${key}`);

@@ -36,7 +36,8 @@ export interface CommitSlot {
  * reservations the next message always found the queue empty). MAX_WAIT_MS bounds the wait for a
  * slow one.
  */
-export function createGroupCommit(db: Kysely<Database>) {
+export function createGroupCommit(db: Kysely<Database>, options: { maxWaitMs?: number } = {}) {
+  const maxWaitMs = options.maxWaitMs ?? MAX_WAIT_MS;
   const pending: Job<unknown>[] = [];
   let preparing = 0;
   let running = false;
@@ -92,7 +93,7 @@ export function createGroupCommit(db: Kysely<Database>) {
       setImmediate(() => void drain());
       return;
     }
-    timer ??= setTimeout(() => void drain(), MAX_WAIT_MS);
+    timer ??= setTimeout(() => void drain(), maxWaitMs);
   }
 
   function enqueue<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
