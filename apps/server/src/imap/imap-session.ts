@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import { type SecureContext, TLSSocket } from 'node:tls';
+import type { SecureContext } from 'node:tls';
 import {
   FolderError,
   type FolderMessageRow,
@@ -42,6 +42,7 @@ import {
 } from '../protocols/imap/sequence-set.js';
 import { flagOf, parseStoreArguments } from '../protocols/imap/store-arguments.js';
 import { decodeSaslPlain } from '../protocols/sasl/sasl-plain.js';
+import { ClientSocket } from './client-socket.js';
 import { applyFlags, type FlagState, flagChanges, flagsOf, SYSTEM_FLAGS, sameFlags } from './imap-flags.js';
 import { folderByWireName, IMAP_FOLDERS, listPattern, wireNameOf } from './imap-folders.js';
 import { type SearchText, searchMessages } from './imap-search.js';
@@ -130,14 +131,9 @@ const CRLF = Buffer.from('\r\n');
  * moves (polled, and at once on new mail in this process).
  */
 export class ImapSession {
-  private socket: Socket;
+  private readonly client: ClientSocket;
   private reader: ImapCommandReader;
   private readonly limits: typeof IMAP_LIMITS;
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  private paused = false;
-  private wake: (() => void) | null = null;
-  private closed = false;
   private secure: boolean;
   private mailboxId: number | null = null;
   private address = '';
@@ -153,12 +149,14 @@ export class ImapSession {
     private readonly deps: ImapSessionDeps,
     private readonly info: ImapConnectionInfo,
   ) {
-    this.socket = socket;
     this.secure = info.secure;
     this.limits = { ...IMAP_LIMITS, ...deps.limits };
     this.reader = this.newReader();
-    this.attach(socket);
-    socket.setTimeout(this.limits.unauthenticatedTimeoutMs);
+    this.client = new ClientSocket(socket, {
+      maxPendingBytes: this.limits.maxPendingBytes,
+      farewell: () => untaggedStatus('BYE', 'autologout: idle for too long'),
+    });
+    this.client.setIdleTimeout(this.limits.unauthenticatedTimeoutMs);
   }
 
   /** Greets and serves commands until LOGOUT or the connection ends. */
@@ -176,7 +174,7 @@ export class ImapSession {
         if (!(await this.handleEvent(event))) return;
       }
     } catch (error) {
-      if (!this.closed) {
+      if (!this.client.closed) {
         this.deps.log.warn(`imap: session failed: ${(error as Error).message}`);
         this.write(untaggedStatus('BYE', 'internal error'));
       }
@@ -194,75 +192,25 @@ export class ImapSession {
     });
   }
 
-  private attach(socket: Socket): void {
-    socket.on('data', (chunk: Buffer) => {
-      this.pending.push(chunk);
-      this.pendingBytes += chunk.length;
-      if (this.pendingBytes > this.limits.maxPendingBytes && !this.paused) {
-        this.paused = true;
-        socket.pause();
-      }
-      this.wake?.();
-    });
-    socket.on('timeout', () => {
-      this.write(untaggedStatus('BYE', 'autologout: idle for too long'));
-      this.close();
-    });
-    socket.on('error', () => this.close());
-    socket.on('close', () => this.close());
+  private write(bytes: Buffer): void {
+    this.client.write(bytes);
   }
 
   private close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.socket.end();
-    this.socket.destroySoon?.();
-    setTimeout(() => this.socket.destroy(), 1_000).unref();
-    this.wake?.();
-  }
-
-  private write(bytes: Buffer): void {
-    if (!this.closed && !this.socket.destroyed) this.socket.write(bytes);
-  }
-
-  /** Writes and waits for the socket to take more (large FETCH responses). */
-  private async writeAndDrain(bytes: Buffer): Promise<void> {
-    if (this.closed || this.socket.destroyed) return;
-    if (this.socket.write(bytes)) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        this.socket.off('drain', done);
-        this.socket.off('close', done);
-        resolve();
-      };
-      this.socket.on('drain', done);
-      this.socket.on('close', done);
-    });
+    this.client.close();
   }
 
   private async nextEvent(): Promise<ImapReaderEvent | null> {
     for (;;) {
-      if (this.closed) return null;
+      if (this.client.closed) return null;
       const event = this.reader.next();
       if (event !== null) return event;
-      const chunk = this.pending.shift();
-      if (chunk !== undefined) {
-        this.pendingBytes -= chunk.length;
-        if (this.paused && this.pendingBytes < this.limits.maxPendingBytes / 2) {
-          this.paused = false;
-          this.socket.resume();
-        }
-        this.reader.push(chunk);
-        continue;
-      }
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
-      this.wake = null;
+      const chunk = await this.client.nextChunk();
+      if (chunk === null) return null;
+      this.reader.push(chunk);
     }
   }
 
-  /** One reader event; false ends the session. */
   private async handleEvent(event: ImapReaderEvent): Promise<boolean> {
     switch (event.type) {
       case 'continue':
@@ -513,21 +461,9 @@ export class ImapSession {
     this.write(taggedResponse(tag, 'OK', 'begin TLS negotiation now'));
     // RFC 3501 section 6.2.1: what the client sent after STARTTLS before the handshake is dropped
     // (command injection, CVE-2011-0411 style).
-    this.pending = [];
-    this.pendingBytes = 0;
     this.reader = this.newReader();
-    const plain = this.socket;
-    plain.removeAllListeners('data');
-    plain.removeAllListeners('timeout');
-    const secured = new TLSSocket(plain, {
-      isServer: true,
-      secureContext: context,
-      ...(this.deps.sniCallback ? { SNICallback: this.deps.sniCallback } : {}),
-    });
-    this.socket = secured;
+    this.client.startTls(context, this.deps.sniCallback, this.limits.unauthenticatedTimeoutMs);
     this.secure = true;
-    this.attach(secured);
-    secured.setTimeout(this.limits.unauthenticatedTimeoutMs);
     return undefined;
   }
 
@@ -557,7 +493,7 @@ export class ImapSession {
     this.passwordHash = result.passwordHash;
     this.loginCheckedAt = Date.now();
     this.reader.setLiteralLimit(await this.deps.folders.maxMessageBytes());
-    this.socket.setTimeout(this.limits.authenticatedTimeoutMs);
+    this.client.setIdleTimeout(this.limits.authenticatedTimeoutMs);
     this.deps.log.info(`imap: ${this.address} logged in from ${this.info.remoteAddress}`);
     this.ok(tag, 'logged in', { name: 'CAPABILITY', capabilities: this.capabilities() });
     return undefined;
@@ -822,7 +758,7 @@ export class ImapSession {
   private async syncNow(allowExpunge: boolean): Promise<void> {
     const selected = this.selected;
     const mailboxId = this.mailboxId;
-    if (!selected || mailboxId === null || this.closed) return;
+    if (!selected || mailboxId === null || this.client.closed) return;
     const state = await this.deps.folders.state(mailboxId, selected.name);
     if (!state) {
       this.write(untaggedStatus('BYE', 'the mailbox no longer exists'));
@@ -1109,7 +1045,7 @@ export class ImapSession {
     pieces.push(Buffer.from(')'), CRLF);
     for (const piece of pieces) {
       if (Buffer.isBuffer(piece)) {
-        await this.writeAndDrain(piece);
+        await this.client.writeAndDrain(piece);
       } else {
         await this.streamBody(current);
       }
@@ -1121,12 +1057,12 @@ export class ImapSession {
     let sent = 0;
     for await (const chunk of this.deps.folders.raw(message.raw_id) as AsyncIterable<Buffer>) {
       const part = chunk.subarray(0, Math.max(0, message.size - sent));
-      if (part.length > 0) await this.writeAndDrain(part);
+      if (part.length > 0) await this.client.writeAndDrain(part);
       sent += part.length;
       if (sent >= message.size) break;
     }
     // Expunged meanwhile: the literal's announced length is still owed.
-    if (sent < message.size) await this.writeAndDrain(Buffer.alloc(message.size - sent, 0x20));
+    if (sent < message.size) await this.client.writeAndDrain(Buffer.alloc(message.size - sent, 0x20));
   }
 
   private async store(tag: string, args: ImapValue[], byUid: boolean): Promise<void> {

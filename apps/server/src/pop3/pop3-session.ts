@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
-import { type SecureContext, TLSSocket } from 'node:tls';
+import type { SecureContext } from 'node:tls';
+import { ClientSocket } from '../imap/client-socket.js';
 import type { ImapAuthResult } from '../imap/imap-session.js';
 import type { FolderMessageRow, FolderService } from '../modules/mail/index.js';
 import {
@@ -56,13 +57,8 @@ export interface Pop3ConnectionInfo {
  * UIDLs are the message ids: stable for the message's life, never reused.
  */
 export class Pop3Session {
-  private socket: Socket;
+  private readonly client: ClientSocket;
   private reader = new Pop3CommandReader();
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  private paused = false;
-  private wake: (() => void) | null = null;
-  private closed = false;
   private secure: boolean;
   private user: string | null = null;
   private mailboxId: number | null = null;
@@ -77,10 +73,12 @@ export class Pop3Session {
     private readonly deps: Pop3SessionDeps,
     private readonly info: Pop3ConnectionInfo,
   ) {
-    this.socket = socket;
     this.secure = info.secure;
-    this.attach(socket);
-    socket.setTimeout(POP3_LIMITS.unauthenticatedTimeoutMs);
+    this.client = new ClientSocket(socket, {
+      maxPendingBytes: POP3_LIMITS.maxPendingBytes,
+      farewell: () => errResponse('autologout: idle for too long'),
+    });
+    this.client.setIdleTimeout(POP3_LIMITS.unauthenticatedTimeoutMs);
   }
 
   async run(): Promise<void> {
@@ -100,7 +98,7 @@ export class Pop3Session {
         if (!(await this.command(event.command))) return;
       }
     } catch (error) {
-      if (!this.closed) {
+      if (!this.client.closed) {
         this.deps.log.warn(`pop3: session failed: ${(error as Error).message}`);
         this.write(errResponse('internal error', 'SYS/TEMP'));
       }
@@ -109,69 +107,22 @@ export class Pop3Session {
     }
   }
 
-  private attach(socket: Socket): void {
-    socket.on('data', (chunk: Buffer) => {
-      this.pending.push(chunk);
-      this.pendingBytes += chunk.length;
-      if (this.pendingBytes > POP3_LIMITS.maxPendingBytes && !this.paused) {
-        this.paused = true;
-        socket.pause();
-      }
-      this.wake?.();
-    });
-    socket.on('timeout', () => {
-      this.write(errResponse('autologout: idle for too long'));
-      this.close();
-    });
-    socket.on('error', () => this.close());
-    socket.on('close', () => this.close());
+  private write(bytes: Buffer): void {
+    this.client.write(bytes);
   }
 
   private close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.socket.end();
-    setTimeout(() => this.socket.destroy(), 1_000).unref();
-    this.wake?.();
-  }
-
-  private write(bytes: Buffer): void {
-    if (!this.closed && !this.socket.destroyed) this.socket.write(bytes);
-  }
-
-  private async writeAndDrain(bytes: Buffer): Promise<void> {
-    if (this.closed || this.socket.destroyed) return;
-    if (this.socket.write(bytes)) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        this.socket.off('drain', done);
-        this.socket.off('close', done);
-        resolve();
-      };
-      this.socket.on('drain', done);
-      this.socket.on('close', done);
-    });
+    this.client.close();
   }
 
   private async nextEvent(): Promise<Pop3ReaderEvent | null> {
     for (;;) {
-      if (this.closed) return null;
+      if (this.client.closed) return null;
       const event = this.reader.next();
       if (event !== null) return event;
-      const chunk = this.pending.shift();
-      if (chunk !== undefined) {
-        this.pendingBytes -= chunk.length;
-        if (this.paused && this.pendingBytes < POP3_LIMITS.maxPendingBytes / 2) {
-          this.paused = false;
-          this.socket.resume();
-        }
-        this.reader.push(chunk);
-        continue;
-      }
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
-      this.wake = null;
+      const chunk = await this.client.nextChunk();
+      if (chunk === null) return null;
+      this.reader.push(chunk);
     }
   }
 
@@ -299,15 +250,15 @@ export class Pop3Session {
     const stuffer = new DotStuffer();
     let first = true;
     for await (const chunk of this.deps.folders.raw(message.raw_id) as AsyncIterable<Buffer>) {
-      if (first) await this.writeAndDrain(okResponse(`${message.size} octets`));
+      if (first) await this.client.writeAndDrain(okResponse(`${message.size} octets`));
       first = false;
-      await this.writeAndDrain(stuffer.push(chunk));
+      await this.client.writeAndDrain(stuffer.push(chunk));
     }
     if (first) {
       this.write(errResponse('message deleted meanwhile'));
       return;
     }
-    await this.writeAndDrain(stuffer.end());
+    await this.client.writeAndDrain(stuffer.end());
   }
 
   private async quit(): Promise<false> {
@@ -366,21 +317,9 @@ export class Pop3Session {
     }
     this.write(okResponse('begin TLS negotiation'));
     // RFC 2595 section 4: what came before the handshake is dropped
-    this.pending = [];
-    this.pendingBytes = 0;
     this.reader = new Pop3CommandReader();
-    const plain = this.socket;
-    plain.removeAllListeners('data');
-    plain.removeAllListeners('timeout');
-    const secured = new TLSSocket(plain, {
-      isServer: true,
-      secureContext: context,
-      ...(this.deps.sniCallback ? { SNICallback: this.deps.sniCallback } : {}),
-    });
-    this.socket = secured;
+    this.client.startTls(context, this.deps.sniCallback, POP3_LIMITS.unauthenticatedTimeoutMs);
     this.secure = true;
-    this.attach(secured);
-    secured.setTimeout(POP3_LIMITS.unauthenticatedTimeoutMs);
     return true;
   }
 
@@ -435,7 +374,7 @@ export class Pop3Session {
     this.passwordHash = result.passwordHash;
     this.loginCheckedAt = Date.now();
     this.messages = await this.deps.folders.messages(result.mailboxId, 'inbox');
-    this.socket.setTimeout(POP3_LIMITS.authenticatedTimeoutMs);
+    this.client.setIdleTimeout(POP3_LIMITS.authenticatedTimeoutMs);
     this.deps.log.info(`pop3: ${result.address} logged in from ${this.info.remoteAddress}`);
     this.write(okResponse(`${this.messages.length} messages`));
     return true;
