@@ -7,29 +7,34 @@ const at = (text: string) => new Date(text).toISOString();
 describe('formatTime', () => {
   afterEach(() => vi.useRealTimers());
 
-  it('writes the long Chinese form by default, and the fallback for nothing or nonsense', () => {
-    expect(formatTime(at('2025-03-01T14:05:09'))).toBe('2025年3月1日 14:05');
-    expect(formatTime(null)).toBe('—');
-    expect(formatTime('kaputt', { fallback: '从未登录' })).toBe('从未登录');
+  it('writes one short form relative to today: time, 昨天, month-day, or the date', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2025-06-15T10:00:00'));
+    expect(formatTime(at('2025-06-15T08:30:00'))).toBe('08:30');
+    expect(formatTime(at('2025-06-14T23:59:00'))).toBe('昨天 23:59');
+    expect(formatTime(at('2025-06-14T00:00:00'))).toBe('昨天 00:00');
+    expect(formatTime(at('2025-06-13T23:59:00'))).toBe('06-13 23:59');
+    expect(formatTime(at('2025-01-01T00:05:00'))).toBe('01-01 00:05');
+    expect(formatTime(at('2024-12-31T23:00:00'))).toBe('2024-12-31');
+    // A future time (an expiry) this year reads like a past one of this year.
+    expect(formatTime(at('2025-09-01T12:00:00'))).toBe('09-01 12:00');
+    expect(formatTime(at('2026-09-01T12:00:00'))).toBe('2026-09-01');
   });
 
-  it('keeps the forms of the reading pane, the sent mail and the quoted original', () => {
+  it('writes yesterday across a year boundary', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-01T09:00:00'));
+    expect(formatTime(at('2025-12-31T21:15:00'))).toBe('昨天 21:15');
+    expect(formatTime(at('2025-12-30T21:15:00'))).toBe('2025-12-30');
+  });
+
+  it('writes the full time for hovering and the quote form, and the fallback for nothing or nonsense', () => {
     const time = at('2025-03-01T14:05:09');
-    expect(formatTime(time, { style: 'reader' })).toBe('2025年3月1日 星期六 14:05');
-    expect(formatTime(time, { style: 'dateTimeSeconds' })).toBe('2025-03-01 14:05:09');
-    expect(formatTime(time, { style: 'dateTime' })).toBe('2025-03-01 14:05');
-    expect(formatTime(time, { style: 'monthDayTime' })).toBe('03-01 14:05:09');
-    expect(formatTime(time, { style: 'clock' })).toBe('14:05');
+    expect(formatTime(time, { style: 'full' })).toBe('2025-03-01 14:05:09');
     expect(formatTime(time, { style: 'quote' })).toBe(
       new Date(time).toLocaleString('zh-CN', { hour12: false }),
     );
-  });
-
-  it('writes the message list relative to today', () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(new Date('2025-06-15T10:00:00'));
-    expect(formatTime(at('2025-06-15T08:30:00'), { style: 'list' })).toBe('08:30');
-    expect(formatTime(at('2025-03-01T08:30:00'), { style: 'list' })).toBe('3月1日');
-    expect(formatTime(at('2024-03-01T08:30:00'), { style: 'list' })).toBe('2024年3月1日');
+    expect(formatTime(null)).toBe('—');
+    expect(formatTime('kaputt', { fallback: '从未登录' })).toBe('从未登录');
   });
 });

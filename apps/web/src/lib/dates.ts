@@ -7,41 +7,21 @@ dayjs.extend(localizedFormat);
 dayjs.locale('zh-cn');
 
 /**
- * How times are written. Screens have shown times in different forms since they were made, and each
- * keeps its own; the forms live together here so that a new screen picks one of them.
- * - `long`: 2025年3月1日 14:05 (tables, details, expiry notices)
- * - `reader`: 2025年3月1日 星期六 14:05 (the reading pane)
- * - `list`: 14:05 today, 3月1日 this year, 2024年3月1日 before (the message list)
- * - `quote`: 2025/3/1 14:05:09, the browser's zh-CN form (the line above a quoted message)
- * - `dateTimeSeconds`: 2025-03-01 14:05:09 (a sent message's details)
- * - `dateTime`: 2025-03-01 14:05 (the sent list)
- * - `monthDayTime`: 03-01 14:05:09 (when a delivery is retried)
- * - `clock`: 14:05
+ * How times are written. Every table, list and reader shows one form (`short`), with the full time
+ * on hover (`full`, see components/time-text.tsx):
+ * - `short`: 14:05 today, 昨天 14:05 yesterday, 03-01 14:05 this year, 2024-03-01 before;
+ * - `full`: 2025-03-01 14:05:09;
+ * - `quote`: 2025/3/1 14:05:09, the browser's zh-CN form, written into the text of a reply above
+ *   the quoted message (it stays in the mail, so it is never relative).
  */
-export type TimeStyle =
-  | 'long'
-  | 'reader'
-  | 'list'
-  | 'quote'
-  | 'dateTimeSeconds'
-  | 'dateTime'
-  | 'monthDayTime'
-  | 'clock';
+export type TimeStyle = 'short' | 'full' | 'quote';
 
-const patterns: Record<Exclude<TimeStyle, 'list' | 'quote'>, string> = {
-  long: 'LL HH:mm',
-  reader: 'YYYY年M月D日 dddd HH:mm',
-  dateTimeSeconds: 'YYYY-MM-DD HH:mm:ss',
-  dateTime: 'YYYY-MM-DD HH:mm',
-  monthDayTime: 'MM-DD HH:mm:ss',
-  clock: 'HH:mm',
-};
-
-function listForm(time: dayjs.Dayjs): string {
+function shortForm(time: dayjs.Dayjs): string {
   const now = dayjs();
   if (time.isSame(now, 'day')) return time.format('HH:mm');
-  if (time.isSame(now, 'year')) return time.format('M月D日');
-  return time.format('YYYY年M月D日');
+  if (time.isSame(now.subtract(1, 'day'), 'day')) return time.format('昨天 HH:mm');
+  if (time.isSame(now, 'year')) return time.format('MM-DD HH:mm');
+  return time.format('YYYY-MM-DD');
 }
 
 export interface TimeFormatOptions {
@@ -50,17 +30,17 @@ export interface TimeFormatOptions {
   fallback?: string;
 }
 
-/** A time from the API in the given style (see `TimeStyle`), `long` unless told otherwise. */
+/** A time from the API in the given style (see `TimeStyle`), `short` unless told otherwise. */
 export function formatTime(
   value: string | null | undefined,
-  { style = 'long', fallback = '—' }: TimeFormatOptions = {},
+  { style = 'short', fallback = '—' }: TimeFormatOptions = {},
 ): string {
   if (!value) return fallback;
   const time = dayjs(value);
   if (!time.isValid()) return fallback;
-  if (style === 'list') return listForm(time);
   if (style === 'quote') return time.toDate().toLocaleString('zh-CN', { hour12: false });
-  return time.format(patterns[style]);
+  if (style === 'full') return time.format('YYYY-MM-DD HH:mm:ss');
+  return shortForm(time);
 }
 
 /** Minutes east of UTC of this browser, so the server writes and reads times as the operator sees them. */

@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Descriptions, Popconfirm, Skeleton, Typography } from 'antd';
-import { formatTime } from '../../../lib/dates';
+import { TimeText } from '../../../components/time-text';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useApiKey, useRefreshApiKey } from '../api/api-key';
 
@@ -51,9 +51,11 @@ export function ApiKeyCard() {
             {data.key}
           </Typography.Text>
         </Descriptions.Item>
-        <Descriptions.Item label="创建时间">{formatTime(data.createdAt)}</Descriptions.Item>
+        <Descriptions.Item label="创建时间">
+          <TimeText value={data.createdAt} />
+        </Descriptions.Item>
         <Descriptions.Item label="最近使用">
-          {formatTime(data.lastUsedAt, { fallback: '尚未使用' })}
+          <TimeText value={data.lastUsedAt} fallback="尚未使用" />
         </Descriptions.Item>
       </Descriptions>
     </Card>

@@ -3,6 +3,7 @@ import type { Card as CardItem, CardStatus } from '@youju/contract';
 import { Button, Card, Popconfirm, Select, Space, Table, type TableProps, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { FilterSelect } from '../../../components/filter-select';
+import { renderTime, TimeText } from '../../../components/time-text';
 import { useTablePaging } from '../../../components/use-table-paging';
 import { formatBytes } from '../../../lib/bytes';
 import { copyText } from '../../../lib/clipboard';
@@ -71,7 +72,9 @@ export function CardTable() {
         card.usedBy ? (
           <Space orientation="vertical" size={0}>
             <Typography.Text>{card.usedBy}</Typography.Text>
-            <Typography.Text type="secondary">{formatTime(card.usedAt)}</Typography.Text>
+            <Typography.Text type="secondary">
+              <TimeText value={card.usedAt} />
+            </Typography.Text>
           </Space>
         ) : (
           '—'
@@ -94,7 +97,7 @@ export function CardTable() {
         </Typography.Text>
       ),
     },
-    { title: '创建时间', dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
+    { title: '创建时间', dataIndex: 'createdAt', render: renderTime() },
     {
       title: '操作',
       key: 'actions',

@@ -1,6 +1,6 @@
 import type { DkimKey, Domain } from '@youju/contract';
 import { Alert, Button, Descriptions, Modal, Popconfirm, Space, Table, Tag, Typography } from 'antd';
-import { formatTime } from '../../../lib/dates';
+import { renderTime } from '../../../components/time-text';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useDkim } from '../api/get-dkim';
 import { useRemoveDkimKey, useRotateDkim } from '../api/rotate-dkim';
@@ -118,7 +118,7 @@ export function DkimDialog({ domain, onClose }: DkimDialogProps) {
                   render: (active: boolean) =>
                     active ? <Tag color="success">签名中</Tag> : <Tag>已停用（仍发布）</Tag>,
                 },
-                { title: '创建时间', dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
+                { title: '创建时间', dataIndex: 'createdAt', render: renderTime() },
                 {
                   title: '操作',
                   key: 'actions',

@@ -1,7 +1,7 @@
 import type { DnsRecordsData, Domain } from '@youju/contract';
 import { Alert, Button, Modal, Space } from 'antd';
 import { useEffect, useState } from 'react';
-import { formatTime } from '../../../lib/dates';
+import { TimeText } from '../../../components/time-text';
 import { useCheckDns } from '../api/check-dns';
 import { DnsStatusTag } from './dns-labels';
 import { DnsRecordTable } from './dns-record-table';
@@ -47,7 +47,11 @@ export function DnsCheckDialog({ domain, onClose }: DnsCheckDialogProps) {
             <Space>
               <span>检查结果</span>
               {result.dnsStatus && <DnsStatusTag status={result.dnsStatus} />}
-              {result.checkedAt && <span>（{formatTime(result.checkedAt)}）</span>}
+              {result.checkedAt && (
+                <span>
+                  （<TimeText value={result.checkedAt} />）
+                </span>
+              )}
             </Space>
           }
           description="请按“说明”一栏到域名的 DNS 解析处添加或修改记录。DNS 生效通常需要几分钟到几小时，修改后可点击“重新检查”。"

@@ -3,7 +3,7 @@ import { type DnsRecordsData, type Domain, Permission } from '@youju/contract';
 import { Alert, Button, Card, Modal, Popconfirm, Space, Table, type TableProps, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useDomains } from '../../../api/get-domains';
-import { formatTime } from '../../../lib/dates';
+import { renderTime } from '../../../components/time-text';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { usePermissions } from '../../../state/permission';
 import { useSetDns } from '../api/check-dns';
@@ -81,7 +81,7 @@ export function DomainTable() {
     },
     { title: '出售价格', key: 'price', render: (_value, domain) => priceText(domain) },
     { title: 'DKIM 选择器', dataIndex: 'dkimSelector', render: (selector: string | null) => selector ?? '—' },
-    { title: '添加时间', dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
+    { title: '添加时间', dataIndex: 'createdAt', render: renderTime() },
     {
       title: '操作',
       key: 'actions',

@@ -16,9 +16,9 @@ import {
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { FilterSelect } from '../../../components/filter-select';
+import { renderTime } from '../../../components/time-text';
 import { useTablePaging } from '../../../components/use-table-paging';
 import { formatBytes } from '../../../lib/bytes';
-import { formatTime } from '../../../lib/dates';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useBatchEditEmailAccounts } from '../api/batch-edit-email-accounts';
 import { useDeleteEmailAccounts } from '../api/delete-email-accounts';
@@ -125,14 +125,14 @@ export function EmailAccountTable({ clientSettingsHref }: EmailAccountTableProps
     {
       title: '过期时间',
       dataIndex: 'expiresAt',
-      render: (value: string | null) => formatTime(value, { fallback: '永不过期' }),
+      render: renderTime('永不过期'),
     },
     {
       title: '来源',
       dataIndex: 'source',
       render: (source: string) => sourceLabels[source] ?? '其他',
     },
-    { title: '创建时间', dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
+    { title: '创建时间', dataIndex: 'createdAt', render: renderTime() },
     {
       title: '操作',
       key: 'actions',

@@ -14,7 +14,8 @@ import {
   Typography,
 } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { dayjs, formatTime } from '../../../lib/dates';
+import { renderTime, TimeText } from '../../../components/time-text';
+import { dayjs } from '../../../lib/dates';
 import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
 import { ApiError } from '../../../lib/http';
 import { useAddBlacklistIp, useBlacklist, useRemoveBlacklistIp } from '../api/blacklist';
@@ -84,13 +85,13 @@ export function BlacklistCard() {
       ),
     },
     { title: '原因', dataIndex: 'reason' },
-    { title: '添加时间', dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
+    { title: '添加时间', dataIndex: 'createdAt', render: renderTime() },
     {
       title: '到期时间',
       dataIndex: 'expiresAt',
       render: (value: string | null, item) => (
         <Space size={4}>
-          {formatTime(value, { fallback: '永久' })}
+          <TimeText value={value} fallback="永久" />
           {item.active ? null : <Tag>已过期</Tag>}
         </Space>
       ),

@@ -1,7 +1,7 @@
 import { PaperClipOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
 import type { MailItem } from '@youju/contract';
 import { Button, Empty, List, Space, Tag, Tooltip, Typography } from 'antd';
-import { formatTime } from '../../../lib/dates';
+import { TimeText } from '../../../components/time-text';
 import { useUpdateEmail } from '../api/update-email';
 import { CodeCopy } from './code-copy';
 
@@ -18,11 +18,6 @@ interface MessageListProps {
   filtered: boolean;
   onSelect: (item: MailItem) => void;
   onPageChange: (page: number, pageSize: number) => void;
-}
-
-/** Today: the time; this year: month and day; older: the full date. */
-export function listTime(value: string): string {
-  return formatTime(value, { style: 'list', fallback: '' });
 }
 
 function senderName(item: MailItem): string {
@@ -112,7 +107,7 @@ export function MessageList(props: MessageListProps) {
                     {senderName(item)}
                   </Typography.Text>
                   <Typography.Text type="secondary" style={{ flexShrink: 0, fontSize: 12 }}>
-                    {listTime(item.receivedAt)}
+                    <TimeText value={item.receivedAt} fallback="" />
                   </Typography.Text>
                 </div>
                 <Space size={4} style={{ display: 'flex', minWidth: 0 }}>

@@ -13,8 +13,8 @@ import type { MailDetail, Person } from '@youju/contract';
 import { Alert, Button, Descriptions, Empty, List, Popconfirm, Skeleton, Space, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { downloadAttachment } from '../../../api/attachments';
+import { TimeText } from '../../../components/time-text';
 import { formatBytes } from '../../../lib/bytes';
-import { formatTime } from '../../../lib/dates';
 import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
 import { saveBlob } from '../../../lib/save-blob';
 import { useDeleteEmails } from '../api/delete-emails';
@@ -40,11 +40,6 @@ export function personText(person: Person): string {
 
 function peopleText(people: Person[]): string {
   return people.map(personText).join('，');
-}
-
-/** 2025年3月1日 星期六 14:05 */
-export function readerTime(value: string): string {
-  return formatTime(value, { style: 'reader', fallback: '' });
 }
 
 function AttachmentList({ detail }: { detail: MailDetail }) {
@@ -198,7 +193,7 @@ export function MessageReader({ messageId, extraActions, onClosed }: MessageRead
           {
             key: 'time',
             label: '时间',
-            children: <span data-testid="reader-time">{readerTime(detail.receivedAt)}</span>,
+            children: <TimeText value={detail.receivedAt} fallback="" data-testid="reader-time" />,
           },
         ]}
       />

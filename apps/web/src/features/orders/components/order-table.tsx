@@ -2,8 +2,8 @@ import type { Order, OrderStatus } from '@youju/contract';
 import { Button, Input, Popconfirm, Space, Table, type TableProps, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { FilterSelect } from '../../../components/filter-select';
+import { renderTime } from '../../../components/time-text';
 import { useTablePaging } from '../../../components/use-table-paging';
-import { formatTime } from '../../../lib/dates';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useCancelOrder } from '../api/cancel-order';
 import { useConfirmOrder } from '../api/confirm-order';
@@ -46,8 +46,8 @@ export function OrderTable() {
         return order.failure ? <Tooltip title={order.failure}>{tag}</Tooltip> : tag;
       },
     },
-    { title: '下单时间', dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
-    { title: '付款时间', dataIndex: 'paidAt', render: (value: string | null) => formatTime(value) },
+    { title: '下单时间', dataIndex: 'createdAt', render: renderTime() },
+    { title: '付款时间', dataIndex: 'paidAt', render: renderTime() },
     {
       title: '操作',
       key: 'actions',

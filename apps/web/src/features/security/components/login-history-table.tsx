@@ -1,7 +1,7 @@
 import type { LoginHistoryItem } from '@youju/contract';
 import { Card, Table, type TableProps, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
-import { formatTime } from '../../../lib/dates';
+import { renderTime } from '../../../components/time-text';
 import { useLoginHistory } from '../api/get-login-history';
 
 /** The caller's login attempts, successful or not, newest first. */
@@ -9,7 +9,7 @@ export function LoginHistoryTable() {
   const [paging, setPaging] = useState({ page: 1, pageSize: 10 });
   const history = useLoginHistory(paging.page, paging.pageSize);
   const columns: TableProps<LoginHistoryItem>['columns'] = [
-    { title: '时间', dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
+    { title: '时间', dataIndex: 'createdAt', render: renderTime() },
     {
       title: '结果',
       dataIndex: 'success',

@@ -1,6 +1,6 @@
 import type { SessionItem } from '@youju/contract';
 import { Button, Card, Popconfirm, Table, type TableProps, Tag, Tooltip } from 'antd';
-import { formatTime } from '../../../lib/dates';
+import { renderTime } from '../../../components/time-text';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useRevokeOtherSessions, useRevokeSession, useSessions } from '../api/sessions';
 
@@ -26,8 +26,8 @@ export function SessionTable() {
       ),
     },
     { title: 'IP 地址', dataIndex: 'ip' },
-    { title: '登录时间', dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
-    { title: '最近活动', dataIndex: 'lastSeenAt', render: (value: string) => formatTime(value) },
+    { title: '登录时间', dataIndex: 'createdAt', render: renderTime() },
+    { title: '最近活动', dataIndex: 'lastSeenAt', render: renderTime() },
     {
       title: '操作',
       key: 'actions',

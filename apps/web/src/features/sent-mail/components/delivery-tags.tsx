@@ -20,7 +20,7 @@ export function deliveryExplanation(delivery: Delivery): string {
     case 'delivered':
       return delivery.remoteResponse ? `对方服务器已接收：${delivery.remoteResponse}` : '对方服务器已接收';
     case 'retrying':
-      return `${delivery.nextAttemptAt ? `将于 ${formatTime(delivery.nextAttemptAt, { style: 'monthDayTime' })} 重试` : '稍后重试'}（已尝试 ${delivery.attempts} 次）${delivery.lastError ? `，上次结果：${delivery.lastError}` : ''}`;
+      return `${delivery.nextAttemptAt ? `将于 ${formatTime(delivery.nextAttemptAt)} 重试` : '稍后重试'}（已尝试 ${delivery.attempts} 次）${delivery.lastError ? `，上次结果：${delivery.lastError}` : ''}`;
     case 'failed':
       return `投递失败，对方服务器回复：${delivery.lastError ?? '未知原因'}`;
   }
@@ -29,9 +29,7 @@ export function deliveryExplanation(delivery: Delivery): string {
 export function StatusTag({ delivery }: { delivery: Delivery }) {
   const label = statusLabels[delivery.status];
   const suffix =
-    delivery.status === 'retrying' && delivery.nextAttemptAt
-      ? ` ${formatTime(delivery.nextAttemptAt, { style: 'clock' })}`
-      : '';
+    delivery.status === 'retrying' && delivery.nextAttemptAt ? ` ${formatTime(delivery.nextAttemptAt)}` : '';
   return (
     <Tooltip title={deliveryExplanation(delivery)}>
       <Tag color={label.color} data-status={delivery.status}>

@@ -2,8 +2,8 @@ import { DownloadOutlined, PaperClipOutlined } from '@ant-design/icons';
 import { Button, Descriptions, Drawer, Empty, List, Spin, Table, Typography } from 'antd';
 import DOMPurify from 'dompurify';
 import { useState } from 'react';
+import { TimeText } from '../../../components/time-text';
 import { formatBytes } from '../../../lib/bytes';
-import { formatTime } from '../../../lib/dates';
 import { showErrorMessage } from '../../../lib/feedback';
 import { downloadSentRaw } from '../api/download-sent';
 import { useSentDetail } from '../api/get-sent-detail';
@@ -69,7 +69,7 @@ export function SentDetailDrawer({ id, onClose }: { id: number | null; onClose: 
               <Descriptions.Item label="密送">{data.bcc.join('、')}</Descriptions.Item>
             )}
             <Descriptions.Item label="发送时间">
-              {formatTime(data.createdAt, { style: 'dateTimeSeconds' })}
+              <TimeText value={data.createdAt} />
             </Descriptions.Item>
             {data.size !== undefined && (
               <Descriptions.Item label="大小">{formatBytes(data.size, 'sent')}</Descriptions.Item>

@@ -2,8 +2,8 @@ import { DeleteOutlined, EditOutlined, EyeOutlined } from '@ant-design/icons';
 import type { SentItem } from '@youju/contract';
 import { Button, Card, Popconfirm, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
+import { renderTime } from '../../../components/time-text';
 import { useTablePaging } from '../../../components/use-table-paging';
-import { formatTime } from '../../../lib/dates';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useDeleteSent } from '../api/delete-sent';
 import { useSent } from '../api/get-sent';
@@ -76,7 +76,7 @@ export function SentView({ onCompose }: { onCompose: () => void }) {
             title: '发送时间',
             dataIndex: 'createdAt',
             width: 150,
-            render: (time: string) => formatTime(time, { style: 'dateTime' }),
+            render: renderTime(),
           },
           {
             title: '操作',

@@ -1,7 +1,7 @@
 import type { OrderStatus, PublicOrder } from '@youju/contract';
 import { Alert, Input, Table, type TableProps, Tag } from 'antd';
 import { useState } from 'react';
-import { formatTime } from '../../../lib/dates';
+import { renderTime } from '../../../components/time-text';
 import { useQueryOrders } from '../api/query-order';
 
 const statusTags: Record<OrderStatus, { color: string; label: string }> = {
@@ -26,7 +26,7 @@ const columns: TableProps<PublicOrder>['columns'] = [
     dataIndex: 'status',
     render: (status: OrderStatus) => <Tag color={statusTags[status].color}>{statusTags[status].label}</Tag>,
   },
-  { title: '下单时间', dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
+  { title: '下单时间', dataIndex: 'createdAt', render: renderTime() },
 ];
 
 /** The orders of a phone number, as queryOrder gives them. */

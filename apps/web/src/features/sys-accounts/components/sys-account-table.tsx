@@ -2,9 +2,9 @@ import { PlusOutlined } from '@ant-design/icons';
 import type { SysAccount } from '@youju/contract';
 import { Button, Card, Popconfirm, Space, Switch, Table, type TableProps, Tag, Typography } from 'antd';
 import { useState } from 'react';
+import { renderTime } from '../../../components/time-text';
 import { useTablePaging } from '../../../components/use-table-paging';
 import { roleLabel } from '../../../config/labels';
-import { formatTime } from '../../../lib/dates';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { usePermissionStore } from '../../../state/permission';
 import { useDeleteSysAccount } from '../api/delete-sys-account';
@@ -65,11 +65,11 @@ export function SysAccountTable() {
     },
     { title: '域名上限', dataIndex: 'maxDomains', render: limitText },
     { title: '邮箱上限', dataIndex: 'maxMailboxes', render: limitText },
-    { title: '创建时间', dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
+    { title: '创建时间', dataIndex: 'createdAt', render: renderTime() },
     {
       title: '最后登录',
       dataIndex: 'lastLoginAt',
-      render: (value: string | null) => formatTime(value, { fallback: '从未登录' }),
+      render: renderTime('从未登录'),
     },
     {
       title: '操作',

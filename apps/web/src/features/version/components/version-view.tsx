@@ -1,6 +1,6 @@
 import { Card, Descriptions, Empty, Skeleton, Typography } from 'antd';
 import { MarkdownView } from '../../../components/markdown/markdown-view';
-import { formatTime } from '../../../lib/dates';
+import { TimeText } from '../../../components/time-text';
 import { useVersion } from '../api/get-version';
 
 const ENGINE_NAMES = { sqlite: 'SQLite（内置）', postgres: 'PostgreSQL' } as const;
@@ -32,12 +32,14 @@ export function VersionView() {
             )}
           </Descriptions.Item>
           <Descriptions.Item label="构建时间">
-            {formatTime(data.buildDate, { fallback: '未记录' })}
+            <TimeText value={data.buildDate} fallback="未记录" />
           </Descriptions.Item>
           <Descriptions.Item label="Node.js 版本">{data.node}</Descriptions.Item>
           <Descriptions.Item label="数据库">{ENGINE_NAMES[data.engine]}</Descriptions.Item>
           <Descriptions.Item label="数据库结构版本">{data.schemaVersion}</Descriptions.Item>
-          <Descriptions.Item label="启动时间">{formatTime(data.startedAt)}</Descriptions.Item>
+          <Descriptions.Item label="启动时间">
+            <TimeText value={data.startedAt} />
+          </Descriptions.Item>
           <Descriptions.Item label="已运行">{formatUptime(data.uptimeSeconds)}</Descriptions.Item>
         </Descriptions>
       </Card>

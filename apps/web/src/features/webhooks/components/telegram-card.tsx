@@ -1,6 +1,6 @@
 import type { TelegramSettingsInput } from '@youju/contract';
 import { Alert, Button, Card, Form, Input, Skeleton, Switch, Typography } from 'antd';
-import { formatTime } from '../../../lib/dates';
+import { TimeText } from '../../../components/time-text';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useSetTelegram, useTelegram } from '../api/telegram';
 
@@ -94,7 +94,7 @@ export function TelegramCard() {
         {current?.lastStatus ? (
           <Typography.Paragraph type={current.lastStatus.status === 'delivered' ? 'success' : 'danger'}>
             最近推送：{current.lastStatus.status === 'delivered' ? '成功' : '失败'}（
-            {formatTime(current.lastStatus.at)}）
+            <TimeText value={current.lastStatus.at} />）
           </Typography.Paragraph>
         ) : null}
         <Button type="primary" htmlType="submit" loading={save.isPending}>

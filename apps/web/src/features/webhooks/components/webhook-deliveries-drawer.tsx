@@ -1,7 +1,7 @@
 import type { Webhook, WebhookDelivery } from '@youju/contract';
 import { Drawer, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { formatTime } from '../../../lib/dates';
+import { renderTime } from '../../../components/time-text';
 import { useWebhookDeliveries } from '../api/get-webhooks';
 
 const statusTags: Record<WebhookDelivery['status'], { color: string; text: string }> = {
@@ -36,7 +36,7 @@ export function WebhookDeliveriesDrawer({ webhook, onClose }: { webhook: Webhook
           showSizeChanger: false,
         }}
         columns={[
-          { title: '时间', dataIndex: 'createdAt', width: 150, render: (value: string) => formatTime(value) },
+          { title: '时间', dataIndex: 'createdAt', width: 150, render: renderTime() },
           {
             title: '事件',
             dataIndex: 'event',

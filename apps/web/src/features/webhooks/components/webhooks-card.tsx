@@ -2,7 +2,7 @@ import { DeleteOutlined, EditOutlined, HistoryOutlined, PlusOutlined, SendOutlin
 import type { CreatedWebhook, Webhook, WebhookTestResult } from '@youju/contract';
 import { Alert, Button, Card, Modal, Popconfirm, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { formatTime } from '../../../lib/dates';
+import { TimeText } from '../../../components/time-text';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useDeleteWebhook, useEditWebhook, useTestWebhook } from '../api/change-webhooks';
 import { useWebhooks } from '../api/get-webhooks';
@@ -185,7 +185,9 @@ export function WebhooksCard() {
                     {last.responseCode !== null ? ` ${last.responseCode}` : ''}
                   </Tag>
                   <div>
-                    <Typography.Text type="secondary">{formatTime(last.at)}</Typography.Text>
+                    <Typography.Text type="secondary">
+                      <TimeText value={last.at} />
+                    </Typography.Text>
                   </div>
                 </>
               ) : (
