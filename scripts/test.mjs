@@ -37,12 +37,13 @@ async function findPostgres() {
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
 
-function vitestArgs(project, output) {
+function vitestArgs(project, output, filters = []) {
   return [
     vitest,
     'run',
     '--project',
     project,
+    ...filters,
     '--passWithNoTests',
     '--reporter=default',
     '--reporter=json',
@@ -91,11 +92,11 @@ function suite(label, project, env = {}) {
  * file and printed whole, in order, once all have finished.
  */
 async function suitesSideBySide(entries) {
-  const runs = entries.map(({ label, project, env }) => {
+  const runs = entries.map(({ label, project, env, filters }) => {
     const output = reportFile(label);
     const log = join(reports, `${label.replace(/\W+/g, '-')}.log`);
     const fd = openSync(log, 'w');
-    const child = spawn(process.execPath, vitestArgs(project, output), {
+    const child = spawn(process.execPath, vitestArgs(project, output, filters), {
       cwd: root,
       stdio: ['ignore', fd, fd],
       env: { ...process.env, ...env },
@@ -160,6 +161,9 @@ if (postgresUrl) {
     label: 'server on PostgreSQL',
     project: 'server',
     env: { YOUJU_TEST_ENGINE: 'postgres', TEST_DATABASE_URL: postgresUrl },
+    // The tests against a running server, and the database code's own; the unit tests beside the
+    // rest of the source (protocols, parsers, pure services) touch no database and ran on SQLite.
+    filters: ['apps/server/test/', 'apps/server/src/db/'],
   });
 }
 console.log(`\n=== ${serverSuites.map((entry) => entry.label).join(' and ')}, side by side ===`);
