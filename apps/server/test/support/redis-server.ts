@@ -1,0 +1,114 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './ports.js';
+import { waitFor } from './wait-for.js';
+
+/** Debian's Redis (CI installs the package redis-server). */
+export const REDIS_SERVER = '/usr/bin/redis-server';
+
+/** Why Redis tests skip on this machine, or null when they run. */
+export const redisMissing: string | null = existsSync(REDIS_SERVER)
+  ? null
+  : `${REDIS_SERVER} is not installed (Debian package redis-server)`;
+
+export interface RedisServer {
+  port: number;
+  url: string;
+  /** Kills the server with SIGKILL, as a crash does, and waits until it is gone. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port (empty: nothing is saved). */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Whether something on `port` answers PING with +PONG. */
+function answersPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    let reply = '';
+    socket.setTimeout(500, () => socket.destroy());
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (chunk) => {
+      reply += chunk.toString('latin1');
+      if (reply.includes('\r\n')) socket.end();
+    });
+    socket.on('close', () => resolve(reply.startsWith('+PONG')));
+    socket.on('error', () => {});
+  });
+}
+
+/**
+ * A real Redis on a free loopback port, nothing saved to disk (`--save ''`, `--appendonly no`),
+ * in a directory of its own removed on stop.
+ */
+export async function startRedisServer(): Promise<RedisServer> {
+  const port = await freePort();
+  const dir = await mkdtemp(join(tmpdir(), 'youju-redis-'));
+  let child: ChildProcess | null = null;
+  let output = '';
+
+  async function launch(): Promise<void> {
+    const started = spawn(
+      REDIS_SERVER,
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+        '--daemonize',
+        'no',
+        '--loglevel',
+        'warning',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child = started;
+    started.stdout?.on('data', (chunk) => {
+      output += chunk;
+    });
+    started.stderr?.on('data', (chunk) => {
+      output += chunk;
+    });
+    await waitFor(
+      async () => {
+        if (started.exitCode !== null)
+          throw new Error(`redis-server exited (${started.exitCode}):\n${output}`);
+        return answersPing(port);
+      },
+      { timeoutMs: 10_000, intervalMs: 50, what: `redis-server on ${port}` },
+    );
+  }
+
+  async function end(signal: NodeJS.Signals): Promise<void> {
+    const running = child;
+    child = null;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill(signal);
+    const timer = setTimeout(() => running.kill('SIGKILL'), 3000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  await launch();
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    kill: () => end('SIGKILL'),
+    restart: launch,
+    async stop() {
+      await end('SIGTERM');
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
