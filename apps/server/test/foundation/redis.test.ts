@@ -21,6 +21,7 @@ const quietLog = { info: () => {}, warn: () => {} };
 /** The subjects of mail events seen on Redis's channel, read by a subscriber of the test's own. */
 async function watchMailChannel(url: string) {
   const subscriber = new Redis(url, { lazyConnect: true });
+  subscriber.on('error', () => {}); // reconnects by itself
   await subscriber.connect();
   const payloads: string[] = [];
   subscriber.on('message', (channel: string, payload: string) => {
@@ -46,6 +47,7 @@ describe.skipIf(redisMissing !== null)(`REDIS_URL with a real redis-server (${te
       env: { ...env, ...(testEngine === 'postgres' ? { DATABASE_URL: first.config.databaseUrl ?? '' } : {}) },
     });
     inspector = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    inspector.on('error', () => {}); // Redis is killed on purpose below; it reconnects by itself
     await inspector.connect();
   });
   afterAll(async () => {
@@ -223,6 +225,12 @@ describe.skipIf(redisMissing !== null)(`REDIS_URL with a real redis-server (${te
         statuses.push(answer.status);
       }
       expect(statuses).toEqual([200, 200, 429]);
+      const counted = await first.app.database.db
+        .selectFrom('rate_counters')
+        .select('count')
+        .where('name', '=', 'sign-ups')
+        .execute();
+      expect(counted.reduce((total, row) => total + row.count, 0)).toBeGreaterThanOrEqual(2);
       expect((await first.api('GET', 'user/getInbox', { token: world.userToken })).status).toBe(200);
 
       await redis.restart();
