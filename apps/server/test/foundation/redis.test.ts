@@ -4,14 +4,18 @@
  * one database, as a deployment of several processes does; on SQLite each has its own database, so
  * only what lives in Redis (the limits, the published events) is shared.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryRateLimits } from '../../src/lib/rate-limiter.js';
 import { connectRedis } from '../../src/lib/redis.js';
 import { redisRateKey, redisRateLimits } from '../../src/lib/redis-rate-limits.js';
+import { makeCertificate } from '../support/certificates.js';
 import { addDomain, createAddress, createUserWithDomain, type MailWorld } from '../support/fixtures.js';
 import { openEvents } from '../support/live-events.js';
 import { type RedisServer, redisMissing, startRedisServer } from '../support/redis-server.js';
+import { type ServerProcess, startServerProcess, useServerStore } from '../support/server-process.js';
 import { sendMail, simpleMessage } from '../support/smtp-client.js';
 import { startTestServer, stopAll, type TestServer, testEngine } from '../support/test-server.js';
 import { waitFor } from '../support/wait-for.js';
@@ -279,5 +283,70 @@ describe.skipIf(redisMissing !== null)(`REDIS_URL with a real redis-server (${te
     await waitFor(async () => (await names()) >= before + 2, { what: 'the third server connected' });
     await third.close();
     await waitFor(async () => (await names()) === before, { what: 'its connections closed' });
+  });
+});
+
+/**
+ * `rediss://`: the program (a child process, so that NODE_EXTRA_CA_CERTS can name the test's own
+ * certificate authority) counts its limits in a Redis that speaks only TLS, and never in one whose
+ * certificate it cannot verify.
+ */
+describe.skipIf(redisMissing !== null)(`REDIS_URL=rediss:// (${testEngine})`, () => {
+  const store = useServerStore();
+  let redis: RedisServer;
+  let inspector: Redis;
+  let certificateFile: string;
+  beforeAll(async () => {
+    const pair = makeCertificate(['localhost']);
+    redis = await startRedisServer({ tls: pair });
+    certificateFile = join(store().dataDir, 'redis-ca.pem');
+    await writeFile(certificateFile, pair.cert);
+    inspector = new Redis(redis.url, { lazyConnect: true, tls: { ca: pair.cert } });
+    inspector.on('error', () => {});
+    await inspector.connect();
+  });
+  afterAll(async () => {
+    inspector?.disconnect();
+    await stopAll(redis);
+  });
+
+  async function failedLogin(server: ServerProcess): Promise<void> {
+    const answer = await server.api('POST', 'login', {
+      body: { username: 'nobody-here', password: 'wrong-password-1' },
+    });
+    // Refused (wrong credentials, not a limit), and counted against the source address.
+    expect(answer.body.error).not.toBe(0);
+    expect(answer.status).not.toBe(429);
+  }
+
+  it('refuses a certificate it cannot verify, and goes on counting in the database', async () => {
+    const server = await startServerProcess(store(), { REDIS_URL: redis.url });
+    try {
+      await waitFor(() => /redis \(commands\):/.test(server.output()), { what: 'the TLS failure logged' });
+      await failedLogin(server);
+      expect(await inspector.keys('youju:*')).toEqual([]);
+      // The URL is never logged (it may carry a password).
+      expect(server.output()).not.toContain(redis.url);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('counts in Redis over TLS with a trusted certificate', async () => {
+    const server = await startServerProcess(store(), {
+      REDIS_URL: redis.url,
+      NODE_EXTRA_CA_CERTS: certificateFile,
+    });
+    try {
+      await waitFor(
+        async () => {
+          await failedLogin(server);
+          return (await inspector.keys('youju:rate:login-ip:*')).length > 0;
+        },
+        { timeoutMs: 15_000, intervalMs: 200, what: 'a failed login counted in Redis' },
+      );
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect as tlsConnect } from 'node:tls';
+import type { PemPair } from './certificates.js';
 import { freePort } from './ports.js';
 import { waitFor } from './wait-for.js';
 
@@ -17,6 +19,7 @@ export const redisMissing: string | null = existsSync(REDIS_SERVER)
 
 export interface RedisServer {
   port: number;
+  /** `redis://127.0.0.1:<port>`, or `rediss://localhost:<port>` with TLS */
   url: string;
   /** Kills the server with SIGKILL, as a crash does, and waits until it is gone. */
   kill(): Promise<void>;
@@ -25,13 +28,15 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-/** Whether something on `port` answers PING with +PONG. */
-function answersPing(port: number): Promise<boolean> {
+/** Whether something on `port` answers PING with +PONG (over TLS, any certificate, when `tls`). */
+function answersPing(port: number, tls: boolean): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = createConnection({ port, host: '127.0.0.1' });
+    const socket = tls
+      ? tlsConnect({ port, host: '127.0.0.1', rejectUnauthorized: false })
+      : createConnection({ port, host: '127.0.0.1' });
     let reply = '';
     socket.setTimeout(500, () => socket.destroy());
-    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on(tls ? 'secureConnect' : 'connect', () => socket.write('PING\r\n'));
     socket.on('data', (chunk) => {
       reply += chunk.toString('latin1');
       if (reply.includes('\r\n')) socket.end();
@@ -43,11 +48,30 @@ function answersPing(port: number): Promise<boolean> {
 
 /**
  * A real Redis on a free loopback port, nothing saved to disk (`--save ''`, `--appendonly no`),
- * in a directory of its own removed on stop.
+ * in a directory of its own removed on stop. With `tls` it speaks only TLS (its `--tls-port`) with
+ * that certificate, and asks clients for none.
  */
-export async function startRedisServer(): Promise<RedisServer> {
+export async function startRedisServer(options: { tls?: PemPair } = {}): Promise<RedisServer> {
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), 'youju-redis-'));
+  const listen = options.tls
+    ? [
+        '--port',
+        '0',
+        '--tls-port',
+        String(port),
+        '--tls-cert-file',
+        join(dir, 'cert.pem'),
+        '--tls-key-file',
+        join(dir, 'key.pem'),
+        '--tls-auth-clients',
+        'no',
+      ]
+    : ['--port', String(port)];
+  if (options.tls) {
+    await writeFile(join(dir, 'cert.pem'), options.tls.cert);
+    await writeFile(join(dir, 'key.pem'), options.tls.key, { mode: 0o600 });
+  }
   let child: ChildProcess | null = null;
   let output = '';
 
@@ -55,8 +79,7 @@ export async function startRedisServer(): Promise<RedisServer> {
     const started = spawn(
       REDIS_SERVER,
       [
-        '--port',
-        String(port),
+        ...listen,
         '--bind',
         '127.0.0.1',
         '--save',
@@ -83,7 +106,7 @@ export async function startRedisServer(): Promise<RedisServer> {
       async () => {
         if (started.exitCode !== null)
           throw new Error(`redis-server exited (${started.exitCode}):\n${output}`);
-        return answersPing(port);
+        return answersPing(port, options.tls !== undefined);
       },
       { timeoutMs: 10_000, intervalMs: 50, what: `redis-server on ${port}` },
     );
@@ -103,7 +126,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   await launch();
   return {
     port,
-    url: `redis://127.0.0.1:${port}`,
+    url: options.tls ? `rediss://localhost:${port}` : `redis://127.0.0.1:${port}`,
     kill: () => end('SIGKILL'),
     restart: launch,
     async stop() {
