@@ -40,6 +40,9 @@ end
 return 1
 `;
 
+/** After Redis failed a count, how long the database counts before Redis is asked again. */
+const RETRY_AFTER_FAILURE_MS = 5_000;
+
 /** The Redis key of one limit and key: `youju:rate:<name>:<hash>`. */
 export function redisRateKey(name: string, key: string): string {
   // Keys are addresses, account names, API key ids: hashed, so Redis holds none of them in clear
@@ -63,6 +66,8 @@ export function redisRateLimits(
   log: RedisLog,
 ): RateLimits {
   let failing = false;
+  /** Until when Redis is not asked after a failure: a hung Redis costs one timeout, not one per request. */
+  let skipUntil = 0;
   const onError = (error: unknown) => {
     if (!failing) {
       log.warn(
@@ -70,6 +75,7 @@ export function redisRateLimits(
       );
     }
     failing = true;
+    skipUntil = Date.now() + RETRY_AFTER_FAILURE_MS;
   };
 
   /** Redis's answer, or the fallback's when Redis cannot give one. */
@@ -78,6 +84,7 @@ export function redisRateLimits(
       onError(new Error('not connected'));
       return inDatabase();
     }
+    if (Date.now() < skipUntil) return inDatabase();
     try {
       const result = await inRedis();
       if (failing) log.info('redis (limits): answering again; rate limits count in Redis');

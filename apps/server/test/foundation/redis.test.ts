@@ -273,6 +273,34 @@ describe.skipIf(redisMissing !== null)(`REDIS_URL with a real redis-server (${te
     }
   });
 
+  it('answers while Redis hangs, counting in the database', async () => {
+    const [domainId] = await signUpDomains();
+    await first.api('POST', 'user/updateSetting', {
+      token: await first.adminToken(),
+      body: { system: { registerPerIpPerHour: 2 } },
+    });
+    redis.pause();
+    try {
+      // Connected but silent: the first count waits for the command timeout, then the database
+      // counts (and the next ones go there straight away for a while).
+      const statuses: number[] = [];
+      for (let index = 0; index < 3; index++) {
+        const answer = await first.api('POST', 'regEmail', {
+          body: { domainId },
+          headers: { 'x-forwarded-for': '203.0.113.70' },
+        });
+        statuses.push(answer.status);
+      }
+      expect(statuses).toEqual([200, 200, 429]);
+    } finally {
+      redis.resume();
+      await first.api('POST', 'user/updateSetting', {
+        token: await first.adminToken(),
+        body: { system: { registerPerIpPerHour: 10 } },
+      });
+    }
+  });
+
   it('closes its Redis connections when it shuts down', async () => {
     const names = async () =>
       String(await inspector.call('CLIENT', 'LIST'))

@@ -23,6 +23,9 @@ export interface RedisServer {
   url: string;
   /** Kills the server with SIGKILL, as a crash does, and waits until it is gone. */
   kill(): Promise<void>;
+  /** Stops the server answering (SIGSTOP) while its sockets stay open, as a hung server does; `resume` undoes it. */
+  pause(): void;
+  resume(): void;
   /** Starts it again on the same port (empty: nothing is saved). */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -128,6 +131,12 @@ export async function startRedisServer(options: { tls?: PemPair } = {}): Promise
     port,
     url: options.tls ? `rediss://localhost:${port}` : `redis://127.0.0.1:${port}`,
     kill: () => end('SIGKILL'),
+    pause: () => {
+      (child as ChildProcess | null)?.kill('SIGSTOP');
+    },
+    resume: () => {
+      (child as ChildProcess | null)?.kill('SIGCONT');
+    },
     restart: launch,
     async stop() {
       await end('SIGTERM');
