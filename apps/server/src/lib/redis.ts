@@ -27,8 +27,9 @@ export function reconnectDelay(attempt: number): number {
 }
 
 /**
- * One connection to `REDIS_URL` (`redis://` or `rediss://`, which is TLS with the system's trusted
- * certificates; a database number may follow the host, `redis://host/2`). It never throws at the
+ * One connection to `REDIS_URL` (`redis://` or `rediss://`, which is TLS with the certificate checked
+ * against Node's trusted authorities and NODE_EXTRA_CA_CERTS; a database number may follow the
+ * host, `redis://host/2`). It never throws at the
  * process: errors are logged once per outage, and it reconnects for ever with a backoff.
  * Commands fail at once while it is down (no offline queue: a request must not wait for Redis to
  * come back), and after {@link COMMAND_TIMEOUT_MS} when Redis does not answer.
