@@ -133,6 +133,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('database', database);
   app.decorate('services', createServices(database.db, database.engine, config, app.log, database.pool));
   app.addHook('onClose', async () => database.close());
+  // The Redis connections (REDIS_URL) close after everything that counts or publishes.
+  app.addHook('onClose', async () => app.services.crossProcess.close());
   // Inbound mail is stored on a worker thread (src/store); onClose hooks run last-added first, so
   // it ends before the database closes.
   app.decorate(
@@ -143,13 +145,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         dataDir: config.dataDir,
         dnsServers: config.dnsServers,
         mailHostname: config.mailHostname,
+        notifyInTransaction: config.databaseUrl !== null && config.redisUrl === null,
       },
       app.log,
     ),
   );
   app.addHook('onClose', async () => app.messageStore.close());
-  // Live-inbox notifications (LISTEN on PostgreSQL) and the retention purge stop before the
-  // database closes.
+  // Live-inbox notifications (LISTEN on PostgreSQL, SUBSCRIBE on Redis) and the retention purge
+  // stop before the database closes.
   await app.services.mailEvents.start();
   app.addHook('preClose', async () => app.services.mailEvents.close());
   startRetention(app);

@@ -3,9 +3,8 @@ import type pg from 'pg';
 import type { Config } from './config.js';
 import type { Engine } from './db/database.js';
 import type { Database } from './db/schema.js';
-import { createDatabaseRateLimits } from './lib/database-rate-limits.js';
+import { createCrossProcess } from './lib/cross-process.js';
 import { createMetrics } from './lib/metrics.js';
-import { memoryRateLimits } from './lib/rate-limiter.js';
 import { createApiKeyService } from './modules/api-keys/index.js';
 import { createAuthService } from './modules/auth/index.js';
 import { createCardService } from './modules/cards/index.js';
@@ -61,8 +60,10 @@ export function createServices(
   log: Logger,
   pool: pg.Pool | null = null,
 ) {
-  // Several processes share one PostgreSQL, so their limits count there; SQLite is one process.
-  const rateLimits = engine === 'postgres' ? createDatabaseRateLimits(db) : memoryRateLimits();
+  // Events and rate limits cross the processes of one deployment: through Redis when REDIS_URL is
+  // set, else through PostgreSQL; SQLite without Redis is one process.
+  const crossProcess = createCrossProcess({ redisUrl: config.redisUrl, engine, db, pool, log });
+  const { rateLimits } = crossProcess;
   const health = createHealthService({ db, dataDir: config.dataDir, metricsToken: config.metricsToken });
   const metrics = createMetrics({
     outboundQueueDepth: () => health.outboundQueueDepth(),
@@ -75,7 +76,7 @@ export function createServices(
     allowList: async () => (await settings.get()).banAllowList,
   });
   const filters = createFilterService(db, engine, log);
-  const mailEvents = createMailEvents(pool, log);
+  const mailEvents = createMailEvents(crossProcess.events);
   const inbound = createInboundService({
     db,
     engine,
@@ -131,6 +132,8 @@ export function createServices(
     metrics,
     engine,
     rateLimits,
+    /** the Redis connections when REDIS_URL is set (closed last, after the events) */
+    crossProcess,
     sessions,
     settings,
     firewall,

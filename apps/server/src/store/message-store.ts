@@ -27,6 +27,11 @@ export interface StoreWorkerData {
   dnsServers: string[];
   /** the authserv-id of the Authentication-Results header stored with inbound mail */
   mailHostname: string;
+  /**
+   * PostgreSQL without REDIS_URL: the worker announces new mail by a NOTIFY inside its storing
+   * transaction. Otherwise the main thread announces it after the worker's reply (SMTP listener).
+   */
+  notifyInTransaction: boolean;
 }
 
 /** pino's calling convention: a message, or the fields of the line and then the message */

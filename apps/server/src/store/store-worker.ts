@@ -1,7 +1,7 @@
 /**
  * The store worker (see message-store.ts): a thread that stores inbound mail with its own database
  * connection, through the very `deliver` the rest of the program uses. It composes only what that
- * needs: settings, content filters, mail events (NOTIFY on PostgreSQL), the webhook enqueue (in the
+ * needs: settings, content filters, mail events (NOTIFY on PostgreSQL without Redis), the webhook enqueue (in the
  * storing transaction) and the inbound service.
  * On SQLite it also keeps the search index up with new mail (db/search-index.ts).
  *
@@ -11,6 +11,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db/database.js';
 import { INDEX_BATCH, indexNewMessages } from '../db/search-index.js';
+import { EVENT_CHANNELS } from '../lib/cross-process.js';
+import { silentEventTransport } from '../lib/event-transport.js';
+import { postgresEventTransport } from '../lib/postgres-event-transport.js';
 import { createFilterService } from '../modules/filters/index.js';
 import {
   createInboundAuthenticator,
@@ -48,7 +51,11 @@ const inbound = createInboundService({
   dataDir: data.dataDir,
   settings,
   filters: createFilterService(database.db, database.engine, log),
-  events: createMailEvents(database.pool, log),
+  events: createMailEvents(
+    data.notifyInTransaction && database.pool
+      ? postgresEventTransport(database.pool, EVENT_CHANNELS, log)
+      : silentEventTransport(),
+  ),
   log,
   afterStore: webhookEnqueuer(database.engine),
   authenticator: createInboundAuthenticator({ dnsServers: data.dnsServers, mailHostname: data.mailHostname }),

@@ -1,134 +1,49 @@
-import { EventEmitter } from 'node:events';
 import type { Transaction } from 'kysely';
-import type pg from 'pg';
-import { notify, startListening, stopListening } from '../../db/notifications.js';
 import type { Database } from '../../db/schema.js';
+import type { EventTransport } from '../../lib/event-transport.js';
 
-/** PostgreSQL channel carrying the ids of newly stored messages. */
-const CHANNEL = 'youju_mail';
-
-/** Pauses before listening again after the connection was lost: doubling from the first to the cap. */
-const RECONNECT_FIRST_MS = 500;
-const RECONNECT_MAX_MS = 10_000;
+/** The event channel carrying the ids of newly stored messages (JSON array). */
+export const MAIL_CHANNEL = 'mail';
 
 export type NewMailListener = (messageIds: number[]) => void;
 
 /**
- * "New mail" notifications for the live inbox (server-sent events). On PostgreSQL they travel by
- * LISTEN/NOTIFY, so a message received by one process reaches browsers connected to another; the
- * NOTIFY is issued inside the storing transaction, and PostgreSQL delivers it only on commit
- * (never for mail that was rolled back). On SQLite there is one process, and an in-process emitter
- * is told after the commit.
+ * "New mail" notifications for the live inbox (server-sent events), IMAP IDLE, long polls and the
+ * webhook worker. They travel by the deployment's event transport (`lib/event-transport.ts`):
+ * PostgreSQL LISTEN/NOTIFY, Redis publish/subscribe when `REDIS_URL` is set, or in this process
+ * (SQLite). A NOTIFY is issued inside the storing transaction, and PostgreSQL delivers it only on
+ * commit (never for mail that was rolled back); the other transports are told after the commit.
  */
-export function createMailEvents(pool: pg.Pool | null, log: { warn(message: string): void }) {
-  const emitter = new EventEmitter();
-  emitter.setMaxListeners(0);
-  let client: pg.PoolClient | null = null;
-  let starting: Promise<void> | null = null;
-  let closed = false;
-  let reconnectDelay = RECONNECT_FIRST_MS;
-  let reconnectTimer: NodeJS.Timeout | null = null;
-
-  async function listen(): Promise<void> {
-    if (!pool || client || closed) return;
-    const connection = await pool.connect();
-    let lost = false;
-    // The server ending the connection (a restart, a failover) may be told twice: its error
-    // message, then the closed socket. The connection is given back, destroyed, once.
-    const drop = (error: Error) => {
-      if (lost) return false;
-      lost = true;
-      if (client === connection) client = null;
-      connection.release(error);
-      return true;
-    };
-    connection.on('notification', (message) => {
-      if (message.channel !== CHANNEL || !message.payload) return;
-      try {
-        const ids = JSON.parse(message.payload) as number[];
-        emitter.emit('mail', ids);
-      } catch {
-        // not ours
-      }
-    });
-    connection.on('error', (error) => {
-      if (!drop(error) || closed) return;
-      log.warn(`mail events: listener connection lost (${error.message}); reconnecting`);
-      reconnectLater();
-    });
-    try {
-      await startListening(connection, CHANNEL);
-    } catch (error) {
-      drop(error as Error);
-      throw error;
-    }
-    if (lost) throw new Error('listener connection lost while it started');
-    if (closed) {
-      connection.release(true);
-      return;
-    }
-    client = connection;
-    reconnectDelay = RECONNECT_FIRST_MS;
-  }
-
-  /**
-   * Tries again after a pause that doubles up to a cap, so a database that stays away for a while
-   * is not hammered. Notifications sent meanwhile are lost to this process (the mail is stored;
-   * an open inbox shows it at its next refresh).
-   */
-  function reconnectLater(): void {
-    if (closed || reconnectTimer) return;
-    const delay = reconnectDelay;
-    reconnectDelay = Math.min(reconnectDelay * 2, RECONNECT_MAX_MS);
-    reconnectTimer = setTimeout(() => {
-      reconnectTimer = null;
-      listen().catch((error: unknown) => {
-        log.warn(`mail events: cannot listen yet (${(error as Error).message}); retrying`);
-        reconnectLater();
-      });
-    }, delay);
-    reconnectTimer.unref();
-  }
-
+export function createMailEvents(transport: EventTransport) {
   return {
-    /** Starts listening (PostgreSQL); safe to call more than once. */
-    async start(): Promise<void> {
-      starting ??= listen();
-      await starting;
-    },
+    /** Starts receiving (LISTEN, SUBSCRIBE); safe to call more than once. */
+    start: () => transport.start(),
 
     /** Called inside the storing transaction. */
     async announceInTransaction(trx: Transaction<Database>, messageIds: number[]): Promise<void> {
-      if (!pool || messageIds.length === 0) return;
-      await notify(trx, CHANNEL, JSON.stringify(messageIds));
+      if (!transport.publishesInTransaction || messageIds.length === 0) return;
+      await transport.publish(MAIL_CHANNEL, JSON.stringify(messageIds), trx);
     },
 
-    /** Called after the commit. */
+    /** Called after the commit. Never fails: an event that cannot be sent is lost, not the mail. */
     announceCommitted(messageIds: number[]): void {
-      if (pool || messageIds.length === 0) return;
-      emitter.emit('mail', messageIds);
+      if (transport.publishesInTransaction || messageIds.length === 0) return;
+      transport.publish(MAIL_CHANNEL, JSON.stringify(messageIds)).catch(() => {});
     },
 
     subscribe(listener: NewMailListener): () => void {
-      emitter.on('mail', listener);
-      return () => emitter.off('mail', listener);
+      return transport.subscribe(MAIL_CHANNEL, (payload) => {
+        let ids: unknown;
+        try {
+          ids = JSON.parse(payload);
+        } catch {
+          return; // not ours
+        }
+        if (Array.isArray(ids) && ids.every((id) => Number.isSafeInteger(id))) listener(ids as number[]);
+      });
     },
 
-    async close(): Promise<void> {
-      closed = true;
-      if (reconnectTimer) clearTimeout(reconnectTimer);
-      emitter.removeAllListeners();
-      if (client) {
-        const connection = client;
-        client = null;
-        try {
-          await stopListening(connection, CHANNEL);
-        } catch {
-          // closing anyway
-        }
-        connection.release();
-      }
-    },
+    close: () => transport.close(),
   };
 }
 
