@@ -96,7 +96,10 @@ describe('setDNS through provider APIs (stand-ins on loopback)', () => {
     });
 
     it('stores the provider with a write-only secret', async () => {
-      const saved = await server.api('POST', 'user/setDnsProvider', { token: admin, body: providerBody(c.secret) });
+      const saved = await server.api('POST', 'user/setDnsProvider', {
+        token: admin,
+        body: providerBody(c.secret),
+      });
       expectOk(saved.body);
       const provider = expectDefined(saved.body.data.provider, 'provider');
       expect(provider).toMatchObject({ kind: c.kind, zone: c.zone });
@@ -112,7 +115,10 @@ describe('setDNS through provider APIs (stand-ins on loopback)', () => {
         body: { id: domainId, kind: c.kind, ...(c.keyId ? { accessKeyId: c.keyId } : {}) },
       });
       expectOk(kept.body);
-      const bad = await server.api('POST', 'user/setDnsProvider', { token: admin, body: providerBody('has spaces in it') });
+      const bad = await server.api('POST', 'user/setDnsProvider', {
+        token: admin,
+        body: providerBody('has spaces in it'),
+      });
       expect(bad.status).toBe(400);
       expect(bad.body.msg).toMatch(/格式不正确/);
     });
@@ -128,12 +134,18 @@ describe('setDNS through provider APIs (stand-ins on loopback)', () => {
       const at = (name: string, type: string) =>
         standIn.records.filter((record) => record.name === name && record.type === type);
       expect(at(c.zone, 'MX').map((r) => [r.value, r.priority])).toEqual([[MAIL_HOST, 10]]);
-      const apex = at(c.zone, 'TXT').map((r) => r.value).sort();
+      const apex = at(c.zone, 'TXT')
+        .map((r) => r.value)
+        .sort();
       expect(apex).toEqual(['site-verification=keep-me', `v=spf1 mx a:${MAIL_HOST} ~all`]);
       const dkim = await server.api('GET', `user/getDkim?id=${domainId}`, { token: admin });
       expectOk(dkim.body);
-      expect(at(dkim.body.data.record.name, 'TXT').map((r) => r.value)).toEqual([dkim.body.data.record.value]);
-      expect(at(`_dmarc.${c.zone}`, 'TXT').map((r) => r.value)).toEqual(['v=DMARC1; p=quarantine; adkim=r; aspf=r']);
+      expect(at(dkim.body.data.record.name, 'TXT').map((r) => r.value)).toEqual([
+        dkim.body.data.record.value,
+      ]);
+      expect(at(`_dmarc.${c.zone}`, 'TXT').map((r) => r.value)).toEqual([
+        'v=DMARC1; p=quarantine; adkim=r; aspf=r',
+      ]);
     });
 
     it('changes nothing the second time (idempotent)', async () => {
@@ -148,14 +160,23 @@ describe('setDNS through provider APIs (stand-ins on loopback)', () => {
 
     it('explains rate limiting', async () => {
       standIn.throttleNext = 1;
-      const { status, body } = await server.api('POST', 'user/setDNS', { token: admin, body: { id: domainId } });
+      const { status, body } = await server.api('POST', 'user/setDNS', {
+        token: admin,
+        body: { id: domainId },
+      });
       expect(status).toBe(429);
       expect(body.msg).toContain('限流');
     });
 
     it('explains a zone the account does not hold', async () => {
-      await server.api('POST', 'user/setDnsProvider', { token: admin, body: { id: domainId, zone: 'youju.test' } });
-      const { status, body } = await server.api('POST', 'user/setDNS', { token: admin, body: { id: domainId } });
+      await server.api('POST', 'user/setDnsProvider', {
+        token: admin,
+        body: { id: domainId, zone: 'youju.test' },
+      });
+      const { status, body } = await server.api('POST', 'user/setDNS', {
+        token: admin,
+        body: { id: domainId },
+      });
       expect(status).toBe(400);
       expect(body.msg).toContain('找不到域名（区域）youju.test');
       await server.api('POST', 'user/setDnsProvider', { token: admin, body: { id: domainId, zone: c.zone } });
@@ -164,7 +185,10 @@ describe('setDNS through provider APIs (stand-ins on loopback)', () => {
     it('explains a wrong secret in Chinese and changes nothing', async () => {
       await server.api('POST', 'user/setDnsProvider', { token: admin, body: providerBody(c.wrongSecret) });
       const before = standIn.mutations;
-      const { status, body } = await server.api('POST', 'user/setDNS', { token: admin, body: { id: domainId } });
+      const { status, body } = await server.api('POST', 'user/setDNS', {
+        token: admin,
+        body: { id: domainId },
+      });
       expect(status).toBe(400);
       expect(body.msg).toContain('拒绝了访问密钥');
       expect(body.msg).not.toContain(c.wrongSecret);
@@ -176,7 +200,11 @@ describe('setDNS through provider APIs (stand-ins on loopback)', () => {
       const mallory = await createUser(server, `mallory${c.kind}`);
       for (const [method, path, body] of [
         ['GET', `user/getDnsProvider?id=${domainId}`, undefined],
-        ['POST', 'user/setDnsProvider', { id: domainId, kind: 'cloudflare', secret: 'mallory-token-12345678' }],
+        [
+          'POST',
+          'user/setDnsProvider',
+          { id: domainId, kind: 'cloudflare', secret: 'mallory-token-12345678' },
+        ],
         ['POST', 'user/setDNS', { id: domainId }],
         ['POST', 'user/checkDNS', { id: domainId }],
       ] as const) {

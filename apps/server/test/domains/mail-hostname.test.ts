@@ -49,7 +49,9 @@ describe('checkDNS: the MAIL_HOSTNAME warning', () => {
   });
 
   it('believes PUBLIC_IP behind NAT', async () => {
-    expect(await warningFor({ MAIL_HOSTNAME: 'elsewhere.youju.test', PUBLIC_IP: '192.0.2.77' })).toBeUndefined();
+    expect(
+      await warningFor({ MAIL_HOSTNAME: 'elsewhere.youju.test', PUBLIC_IP: '192.0.2.77' }),
+    ).toBeUndefined();
   });
 
   it('warns when the name has no address records, or is not a domain name', async () => {

@@ -58,7 +58,10 @@ async function readBody(request: IncomingMessage): Promise<string> {
 
 function send(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
   response.end(text);
 }
 
@@ -90,7 +93,13 @@ async function listen(
   return running;
 }
 
-const freshState = (): StandInState => ({ records: [], mutations: 0, requests: 0, throttleNext: 0, seen: [] });
+const freshState = (): StandInState => ({
+  records: [],
+  mutations: 0,
+  requests: 0,
+  throttleNext: 0,
+  seen: [],
+});
 
 // ---------------------------------------------------------------------------------------------
 // Alibaba Cloud DNS, RPC style, signature version 1.0 (HMAC-SHA1 over the "POP" canonical query).
@@ -100,7 +109,11 @@ function percentEncode(value: string): string {
   return Buffer.from(value, 'utf8')
     .toString('binary')
     .split('')
-    .map((char) => (/[A-Za-z0-9\-_.~]/.test(char) ? char : `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`))
+    .map((char) =>
+      /[A-Za-z0-9\-_.~]/.test(char)
+        ? char
+        : `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+    )
     .join('');
 }
 
@@ -119,10 +132,16 @@ export async function startAlidnsStandIn(credentials: Credentials): Promise<Runn
   const nonces = new Set<string>();
   const state = freshState();
   const fail = (response: ServerResponse, status: number, code: string, message: string) =>
-    send(response, status, { RequestId: 'standin', HostId: 'alidns.aliyuncs.com', Code: code, Message: message });
+    send(response, status, {
+      RequestId: 'standin',
+      HostId: 'alidns.aliyuncs.com',
+      Code: code,
+      Message: message,
+    });
   const running = await listen(state, (request, _body, response) => {
     const url = new URL(request.url ?? '/', 'http://x');
-    if (request.method !== 'GET' || url.pathname !== '/') return fail(response, 404, 'InvalidAction.NotFound', 'path');
+    if (request.method !== 'GET' || url.pathname !== '/')
+      return fail(response, 404, 'InvalidAction.NotFound', 'path');
     const params = new Map<string, string>();
     // Decoded per RFC 3986 (no + for space), as the service does.
     for (const part of (url.search.slice(1) || '').split('&')) {
@@ -130,7 +149,17 @@ export async function startAlidnsStandIn(credentials: Credentials): Promise<Runn
       const [key = '', value = ''] = part.split('=');
       params.set(decodeURIComponent(key), decodeURIComponent(value));
     }
-    for (const required of ['AccessKeyId', 'Action', 'Format', 'Version', 'Signature', 'SignatureMethod', 'SignatureNonce', 'SignatureVersion', 'Timestamp']) {
+    for (const required of [
+      'AccessKeyId',
+      'Action',
+      'Format',
+      'Version',
+      'Signature',
+      'SignatureMethod',
+      'SignatureNonce',
+      'SignatureVersion',
+      'Timestamp',
+    ]) {
       if (!params.get(required)) return fail(response, 400, 'MissingParameter', `${required} is mandatory`);
     }
     if (params.get('Version') !== '2015-01-09') return fail(response, 400, 'InvalidVersion', 'version');
@@ -140,19 +169,35 @@ export async function startAlidnsStandIn(credentials: Credentials): Promise<Runn
     const timestamp = params.get('Timestamp') ?? '';
     const when = Date.parse(timestamp);
     if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(timestamp) || !Number.isFinite(when)) {
-      return fail(response, 400, 'InvalidTimeStamp.Format', 'Specified time stamp or date value is not well formatted.');
+      return fail(
+        response,
+        400,
+        'InvalidTimeStamp.Format',
+        'Specified time stamp or date value is not well formatted.',
+      );
     }
     if (Math.abs(Date.now() - when) > 15 * 60_000) {
-      return fail(response, 400, 'InvalidTimeStamp.Expired', 'Specified time stamp or date value is expired.');
+      return fail(
+        response,
+        400,
+        'InvalidTimeStamp.Expired',
+        'Specified time stamp or date value is expired.',
+      );
     }
     if (params.get('AccessKeyId') !== credentials.keyId) {
       return fail(response, 404, 'InvalidAccessKeyId.NotFound', 'Specified access key is not found.');
     }
     if (!safeEqual(popSignature(params, credentials.secret), params.get('Signature') ?? '')) {
-      return fail(response, 400, 'SignatureDoesNotMatch', 'Specified signature is not matched with our calculation.');
+      return fail(
+        response,
+        400,
+        'SignatureDoesNotMatch',
+        'Specified signature is not matched with our calculation.',
+      );
     }
     const nonce = params.get('SignatureNonce') ?? '';
-    if (nonces.has(nonce)) return fail(response, 400, 'SignatureNonceUsed', 'Specified signature nonce was used already.');
+    if (nonces.has(nonce))
+      return fail(response, 400, 'SignatureNonceUsed', 'Specified signature nonce was used already.');
     nonces.add(nonce);
     if (state.throttleNext > 0) {
       state.throttleNext--;
@@ -184,12 +229,19 @@ export async function startAlidnsStandIn(credentials: Credentials): Promise<Runn
     const byId = () => state.records.find((record) => record.id === params.get('RecordId'));
     switch (action) {
       case 'DescribeDomainRecords': {
-        if (params.get('DomainName') !== zone) return fail(response, 400, 'InvalidDomainName.NoExist', 'The specified domain name does not exist.');
+        if (params.get('DomainName') !== zone)
+          return fail(
+            response,
+            400,
+            'InvalidDomainName.NoExist',
+            'The specified domain name does not exist.',
+          );
         const keyword = params.get('RRKeyWord')?.toLowerCase();
         const type = params.get('TypeKeyWord');
         // RRKeyWord is a fuzzy (substring) match in the real API.
         const matches = state.records.filter(
-          (record) => (!keyword || relative(record.name).includes(keyword)) && (!type || record.type === type),
+          (record) =>
+            (!keyword || relative(record.name).includes(keyword)) && (!type || record.type === type),
         );
         const size = Number(params.get('PageSize') ?? 20);
         const page = Number(params.get('PageNumber') ?? 1);
@@ -202,9 +254,19 @@ export async function startAlidnsStandIn(credentials: Credentials): Promise<Runn
         });
       }
       case 'AddDomainRecord': {
-        if (params.get('DomainName') !== zone) return fail(response, 400, 'InvalidDomainName.NoExist', 'The specified domain name does not exist.');
+        if (params.get('DomainName') !== zone)
+          return fail(
+            response,
+            400,
+            'InvalidDomainName.NoExist',
+            'The specified domain name does not exist.',
+          );
         const record = recordFrom();
-        if (state.records.some((r) => r.name === record.name && r.type === record.type && r.value === record.value)) {
+        if (
+          state.records.some(
+            (r) => r.name === record.name && r.type === record.type && r.value === record.value,
+          )
+        ) {
           return fail(response, 400, 'DomainRecordDuplicate', 'The DNS record already exists.');
         }
         state.mutations++;
@@ -212,10 +274,16 @@ export async function startAlidnsStandIn(credentials: Credentials): Promise<Runn
       }
       case 'UpdateDomainRecord': {
         const existing = byId();
-        if (!existing) return fail(response, 400, 'DomainRecordNotBelongToUser', 'The DNS record does not exist.');
+        if (!existing)
+          return fail(response, 400, 'DomainRecordNotBelongToUser', 'The DNS record does not exist.');
         const record = recordFrom();
         // The real API refuses an update that changes nothing.
-        if (existing.name === record.name && existing.value === record.value && existing.priority === record.priority && existing.ttl === record.ttl) {
+        if (
+          existing.name === record.name &&
+          existing.value === record.value &&
+          existing.priority === record.priority &&
+          existing.ttl === record.ttl
+        ) {
           return fail(response, 400, 'DomainRecordDuplicate', 'The DNS record already exists.');
         }
         Object.assign(existing, record);
@@ -224,7 +292,8 @@ export async function startAlidnsStandIn(credentials: Credentials): Promise<Runn
       }
       case 'DeleteDomainRecord': {
         const existing = byId();
-        if (!existing) return fail(response, 400, 'DomainRecordNotBelongToUser', 'The DNS record does not exist.');
+        if (!existing)
+          return fail(response, 400, 'DomainRecordNotBelongToUser', 'The DNS record does not exist.');
         state.records.splice(state.records.indexOf(existing), 1);
         state.mutations++;
         return send(response, 200, { RequestId: 'standin', RecordId: existing.id });
@@ -252,19 +321,30 @@ export async function startDnspodStandIn(credentials: Credentials): Promise<Runn
   const running = await listen(state, (request, body, response) => {
     if (request.method !== 'POST') return fail(response, 'InvalidParameter', 'method');
     const header = (name: string) => String(request.headers[name] ?? '');
-    const auth = /^TC3-HMAC-SHA256 Credential=([^/]+)\/(\d{4}-\d\d-\d\d)\/([a-z]+)\/tc3_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/.exec(header('authorization'));
+    const auth =
+      /^TC3-HMAC-SHA256 Credential=([^/]+)\/(\d{4}-\d\d-\d\d)\/([a-z]+)\/tc3_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/.exec(
+        header('authorization'),
+      );
     if (!auth) return fail(response, 'AuthFailure.InvalidAuthorization', 'Authorization 格式错误');
     const [, secretId, date, service, signedHeaders = '', signature = ''] = auth;
     const timestamp = Number(header('x-tc-timestamp'));
     if (!Number.isInteger(timestamp) || Math.abs(Date.now() / 1000 - timestamp) > 300) {
-      return fail(response, 'AuthFailure.SignatureExpire', '签名过期。Timestamp 和服务器时间相差不得超过五分钟');
+      return fail(
+        response,
+        'AuthFailure.SignatureExpire',
+        '签名过期。Timestamp 和服务器时间相差不得超过五分钟',
+      );
     }
     if (service !== 'dnspod' || date !== new Date(timestamp * 1000).toISOString().slice(0, 10)) {
       return fail(response, 'AuthFailure.InvalidAuthorization', 'Credential 错误');
     }
     if (secretId !== credentials.keyId) return fail(response, 'AuthFailure.SecretIdNotFound', '密钥不存在');
     if (!signedHeaders.split(';').includes('host') || !signedHeaders.split(';').includes('content-type')) {
-      return fail(response, 'AuthFailure.InvalidAuthorization', 'SignedHeaders 必须包含 content-type 和 host');
+      return fail(
+        response,
+        'AuthFailure.InvalidAuthorization',
+        'SignedHeaders 必须包含 content-type 和 host',
+      );
     }
     // Canonical headers: names and values in lower case, trimmed, in SignedHeaders order.
     const canonicalHeaders = signedHeaders
@@ -276,7 +356,8 @@ export async function startDnspodStandIn(credentials: Credentials): Promise<Runn
     const stringToSign = `TC3-HMAC-SHA256\n${timestamp}\n${scope}\n${sha256(canonicalRequest)}`;
     const key = hmac(hmac(hmac(`TC3${credentials.secret}`, date ?? ''), 'dnspod'), 'tc3_request');
     const expected = createHmac('sha256', key).update(stringToSign, 'utf8').digest('hex');
-    if (!safeEqual(expected, signature)) return fail(response, 'AuthFailure.SignatureFailure', '请求签名验证失败');
+    if (!safeEqual(expected, signature))
+      return fail(response, 'AuthFailure.SignatureFailure', '请求签名验证失败');
     if (header('x-tc-version') !== '2021-03-23') return fail(response, 'InvalidParameter', 'version');
     if (state.throttleNext > 0) {
       state.throttleNext--;
@@ -304,7 +385,9 @@ export async function startDnspodStandIn(credentials: Credentials): Promise<Runn
       case 'DescribeRecordList': {
         const sub = typeof params.Subdomain === 'string' ? params.Subdomain.toLowerCase() : undefined;
         const matches = state.records.filter(
-          (record) => (!sub || relative(record.name) === sub) && (!params.RecordType || record.type === params.RecordType),
+          (record) =>
+            (!sub || relative(record.name) === sub) &&
+            (!params.RecordType || record.type === params.RecordType),
         );
         if (matches.length === 0) return fail(response, 'ResourceNotFound.NoDataOfRecord', '记录列表为空');
         return ok(response, {
@@ -349,11 +432,17 @@ export async function startDnspodStandIn(credentials: Credentials): Promise<Runn
 // ---------------------------------------------------------------------------------------------
 // Cloudflare API v4: Bearer token, JSON envelope.
 
-export async function startCloudflareStandIn(credentials: Omit<Credentials, 'keyId'>): Promise<RunningStandIn> {
+export async function startCloudflareStandIn(
+  credentials: Omit<Credentials, 'keyId'>,
+): Promise<RunningStandIn> {
   const state = freshState();
   const zoneId = 'c0ffee00c0ffee00c0ffee00c0ffee00';
-  const envelope = (response: ServerResponse, status: number, result: unknown, errors: Array<{ code: number; message: string }> = []) =>
-    send(response, status, { success: errors.length === 0, errors, messages: [], result });
+  const envelope = (
+    response: ServerResponse,
+    status: number,
+    result: unknown,
+    errors: Array<{ code: number; message: string }> = [],
+  ) => send(response, status, { success: errors.length === 0, errors, messages: [], result });
   const running = await listen(state, (request, body, response) => {
     const url = new URL(request.url ?? '/', 'http://x');
     const authorization = String(request.headers.authorization ?? '');
@@ -365,17 +454,36 @@ export async function startCloudflareStandIn(credentials: Omit<Credentials, 'key
     }
     if (state.throttleNext > 0) {
       state.throttleNext--;
-      return envelope(response, 429, null, [{ code: 971, message: 'Please wait and consider throttling your request speed' }]);
+      return envelope(response, 429, null, [
+        { code: 971, message: 'Please wait and consider throttling your request speed' },
+      ]);
     }
     const path = url.pathname.replace(/^\/client\/v4/, '');
     if (request.method === 'GET' && path === '/zones') {
       const name = url.searchParams.get('name');
-      const zones = name === credentials.zone ? [{ id: zoneId, name: credentials.zone, status: 'active' }] : [];
-      return send(response, 200, { success: true, errors: [], messages: [], result: zones, result_info: { page: 1, per_page: 20, total_pages: 1, count: zones.length, total_count: zones.length } });
+      const zones =
+        name === credentials.zone ? [{ id: zoneId, name: credentials.zone, status: 'active' }] : [];
+      return send(response, 200, {
+        success: true,
+        errors: [],
+        messages: [],
+        result: zones,
+        result_info: {
+          page: 1,
+          per_page: 20,
+          total_pages: 1,
+          count: zones.length,
+          total_count: zones.length,
+        },
+      });
     }
     const match = /^\/zones\/([^/]+)\/dns_records(?:\/([^/]+))?$/.exec(path);
-    if (!match) return envelope(response, 404, null, [{ code: 7003, message: 'Could not route to the path' }]);
-    if (match[1] !== zoneId) return envelope(response, 404, null, [{ code: 7003, message: 'Could not route to /zones/..., perhaps your object identifier is invalid?' }]);
+    if (!match)
+      return envelope(response, 404, null, [{ code: 7003, message: 'Could not route to the path' }]);
+    if (match[1] !== zoneId)
+      return envelope(response, 404, null, [
+        { code: 7003, message: 'Could not route to /zones/..., perhaps your object identifier is invalid?' },
+      ]);
     const view = (record: StandInRecord) => ({
       id: record.id,
       name: record.name,
@@ -388,7 +496,13 @@ export async function startCloudflareStandIn(credentials: Omit<Credentials, 'key
     });
     const parse = (): Omit<StandInRecord, 'id'> | null => {
       try {
-        const input = JSON.parse(body) as { type?: string; name?: string; content?: string; ttl?: number; priority?: number };
+        const input = JSON.parse(body) as {
+          type?: string;
+          name?: string;
+          content?: string;
+          ttl?: number;
+          priority?: number;
+        };
         if (!input.type || !input.name || typeof input.content !== 'string') return null;
         return {
           name: input.name.toLowerCase(),
@@ -405,8 +519,22 @@ export async function startCloudflareStandIn(credentials: Omit<Credentials, 'key
     if (!id && request.method === 'GET') {
       const name = url.searchParams.get('name');
       const type = url.searchParams.get('type');
-      const found = state.records.filter((record) => (!name || record.name === name) && (!type || record.type === type));
-      return send(response, 200, { success: true, errors: [], messages: [], result: found.map(view), result_info: { page: 1, per_page: 100, total_pages: 1, count: found.length, total_count: found.length } });
+      const found = state.records.filter(
+        (record) => (!name || record.name === name) && (!type || record.type === type),
+      );
+      return send(response, 200, {
+        success: true,
+        errors: [],
+        messages: [],
+        result: found.map(view),
+        result_info: {
+          page: 1,
+          per_page: 100,
+          total_pages: 1,
+          count: found.length,
+          total_count: found.length,
+        },
+      });
     }
     if (!id && request.method === 'POST') {
       const record = parse();

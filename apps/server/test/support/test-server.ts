@@ -102,10 +102,9 @@ export async function startTestServer(
   };
   const config = loadConfig(env, { webRoot: options.webRoot ?? null, logLevel: 'silent' });
   const sink = options.logSink;
-  const app = await buildApp(
-    sink ? { ...config, logLevel: 'trace' } : config,
-    { logger: sink ? { stream: { write: (line: string) => sink(line) } } : false },
-  );
+  const app = await buildApp(sink ? { ...config, logLevel: 'trace' } : config, {
+    logger: sink ? { stream: { write: (line: string) => sink(line) } } : false,
+  });
   const smtp = await startSmtpServer(app, { port: 0, host: '127.0.0.1' });
   const smtps = await startSmtpsServer(app, { host: '127.0.0.1' });
   const https = await startHttpsServer(app, { host: '127.0.0.1' });

@@ -99,7 +99,11 @@ export function createAlidnsClient(account: DnsApiAccount): DnsApiClient {
       if (code.startsWith('Throttling') || response.status === 429) {
         throw new DnsApiError('rateLimited', code || '429', message);
       }
-      if (code === 'InvalidDomainName.NoExist' || code === 'IncorrectDomainUser' || code === 'DomainNotFound') {
+      if (
+        code === 'InvalidDomainName.NoExist' ||
+        code === 'IncorrectDomainUser' ||
+        code === 'DomainNotFound'
+      ) {
         throw new DnsApiError('zone', code, message);
       }
       throw new DnsApiError('rejected', code || `HTTP ${response.status}`, message);
@@ -129,9 +133,15 @@ export function createAlidnsClient(account: DnsApiAccount): DnsApiClient {
           PageNumber: String(page),
           PageSize: '100',
         });
-        const records = ((body.DomainRecords as { Record?: AlidnsRecord[] } | undefined)?.Record ?? []) as AlidnsRecord[];
+        const records = ((body.DomainRecords as { Record?: AlidnsRecord[] } | undefined)?.Record ??
+          []) as AlidnsRecord[];
         for (const record of records) {
-          if (record.Type !== type || (record.RR ?? '').toLowerCase() !== rr.toLowerCase() || !record.RecordId) continue;
+          if (
+            record.Type !== type ||
+            (record.RR ?? '').toLowerCase() !== rr.toLowerCase() ||
+            !record.RecordId
+          )
+            continue;
           found.push({
             id: String(record.RecordId),
             name: absoluteName(record.RR ?? '@', zone),

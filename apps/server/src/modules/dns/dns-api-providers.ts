@@ -29,7 +29,11 @@ const permissionWords: Record<ApiProviderKind, string> = {
   cloudflare: '令牌是否有该区域的 Zone:Read 和 DNS:Edit 权限',
 };
 
-export function apiClient(kind: ApiProviderKind, config: DnsApiConfig, account: Omit<DnsApiAccount, 'baseUrl'>): DnsApiClient {
+export function apiClient(
+  kind: ApiProviderKind,
+  config: DnsApiConfig,
+  account: Omit<DnsApiAccount, 'baseUrl'>,
+): DnsApiClient {
   switch (kind) {
     case 'alidns':
       return createAlidnsClient({ ...account, baseUrl: config.alidnsUrl });
@@ -59,14 +63,20 @@ export function apiFailure(kind: ApiProviderKind, zone: string, error: DnsApiErr
     case 'rateLimited':
       return ApiError.tooMany(`${name} 接口调用过于频繁，已被限流${code}，请稍后再试`, 60);
     case 'timeout':
-      return new ApiError(ErrorCode.timeout, `${name} 接口在 ${API_TIMEOUT_MS / 1000} 秒内没有应答，请稍后再试`);
+      return new ApiError(
+        ErrorCode.timeout,
+        `${name} 接口在 ${API_TIMEOUT_MS / 1000} 秒内没有应答，请稍后再试`,
+      );
     case 'unreachable':
       return new ApiError(
         ErrorCode.serviceUnavailable,
         `无法连接 ${name} 接口${code}，请检查服务器的网络和 DNS 设置后重试`,
       );
     case 'badResponse':
-      return new ApiError(ErrorCode.serviceUnavailable, `${name} 接口返回了无法识别的应答${code}，请稍后再试`);
+      return new ApiError(
+        ErrorCode.serviceUnavailable,
+        `${name} 接口返回了无法识别的应答${code}，请稍后再试`,
+      );
     case 'rejected':
       return ApiError.badRequest(
         `${name} 拒绝了请求${code}${error.message ? `：${error.message}` : ''}，请在 ${name} 控制台检查该域名的解析设置`,

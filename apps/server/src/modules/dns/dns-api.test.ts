@@ -88,7 +88,9 @@ describe('the stand-ins refuse what the real services refuse', () => {
       const body = JSON.stringify({ Domain: 'p.test' });
       expect(await send(now, body)).toBe('ResourceNotFound.NoDataOfRecord');
       expect(await send(now - 600, body)).toBe('AuthFailure.SignatureExpire');
-      expect(await send(now, body, JSON.stringify({ Domain: 'p.test', Limit: 1 }))).toBe('AuthFailure.SignatureFailure');
+      expect(await send(now, body, JSON.stringify({ Domain: 'p.test', Limit: 1 }))).toBe(
+        'AuthFailure.SignatureFailure',
+      );
     } finally {
       await standIn.stop();
     }

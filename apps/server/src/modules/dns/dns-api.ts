@@ -52,7 +52,14 @@ export interface DnsApiAccount {
  * signature), `zone` (the zone is not in the account), `rateLimited`, `timeout`, `unreachable`,
  * `badResponse` (not the API's JSON) and `rejected` (any other API error, with its code).
  */
-export type DnsApiFailure = 'auth' | 'zone' | 'rateLimited' | 'timeout' | 'unreachable' | 'badResponse' | 'rejected';
+export type DnsApiFailure =
+  | 'auth'
+  | 'zone'
+  | 'rateLimited'
+  | 'timeout'
+  | 'unreachable'
+  | 'badResponse'
+  | 'rejected';
 
 export class DnsApiError extends Error {
   constructor(
@@ -137,7 +144,8 @@ async function readCapped(response: Response): Promise<string> {
 /** `sel._domainkey` for `sel._domainkey.example.com` in zone `example.com`; `@` for the apex. */
 export function relativeName(name: string, zone: string): string {
   if (name === zone) return '@';
-  if (!name.endsWith(`.${zone}`)) throw new DnsApiError('zone', 'outside zone', `${name} 不在区域 ${zone} 内`);
+  if (!name.endsWith(`.${zone}`))
+    throw new DnsApiError('zone', 'outside zone', `${name} 不在区域 ${zone} 内`);
   return name.slice(0, -(zone.length + 1));
 }
 

@@ -30,7 +30,8 @@ export async function hostnameWarning(
   addresses: readonly string[],
 ): Promise<string | null> {
   const host = mailHostname.trim().toLowerCase().replace(/\.$/, '');
-  const fix = '请把环境变量 MAIL_HOSTNAME 设为本服务器的完整域名（例如 mail.example.com），并为它添加指向本服务器的 A/AAAA 记录';
+  const fix =
+    '请把环境变量 MAIL_HOSTNAME 设为本服务器的完整域名（例如 mail.example.com），并为它添加指向本服务器的 A/AAAA 记录';
   if (isIP(host)) return `MAIL_HOSTNAME 是 IP 地址（${host}），MX 记录不能指向 IP 地址。${fix}`;
   if (host === 'localhost' || host.endsWith('.localhost') || !host.includes('.')) {
     return `MAIL_HOSTNAME（${host}）不是完整域名（FQDN），其他邮件服务器无法据此找到本服务器。${fix}`;

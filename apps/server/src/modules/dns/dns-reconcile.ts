@@ -15,7 +15,9 @@ const isSpf = (text: string) => /^v=spf1(\s|$)/i.test(text.trim());
 
 function same(found: ApiRecord, wanted: WantedApiRecord): boolean {
   if (wanted.type === 'MX') {
-    return bareName(found.value) === bareName(wanted.value) && (found.priority ?? 0) === (wanted.priority ?? 0);
+    return (
+      bareName(found.value) === bareName(wanted.value) && (found.priority ?? 0) === (wanted.priority ?? 0)
+    );
   }
   return unquoteTxt(found.value) === wanted.value;
 }
@@ -34,7 +36,8 @@ export async function reconcileRecords(
   const result: ReconcileResult = { created: 0, updated: 0, deleted: 0 };
   for (const record of wanted) {
     const existing = await client.list(record.name, record.type);
-    const candidates = record.kind === 'SPF' ? existing.filter((found) => isSpf(unquoteTxt(found.value))) : existing;
+    const candidates =
+      record.kind === 'SPF' ? existing.filter((found) => isSpf(unquoteTxt(found.value))) : existing;
     const match = candidates.find((found) => same(found, record));
     const reuse = match ?? candidates[0];
     if (!reuse) {

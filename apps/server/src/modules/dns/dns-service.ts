@@ -69,7 +69,11 @@ const isApiKind = (kind: string): kind is ApiProviderKind =>
 
 /** Each record named both ways: zone-relative as typed at a provider, and fully qualified. */
 function withNames<T extends DnsCheckRecord>(records: T[], domain: string): T[] {
-  return records.map((record) => ({ ...record, host: hostLabel(record.name, domain), fqdn: `${record.name}.` }));
+  return records.map((record) => ({
+    ...record,
+    host: hostLabel(record.name, domain),
+    fqdn: `${record.name}.`,
+  }));
 }
 
 /**
@@ -334,7 +338,8 @@ export function createDnsService(deps: {
         return null;
       }
       const existing = await providerRow(domain.id);
-      const kind: DnsProviderKind = input.kind ?? (existing?.kind as DnsProviderKind | undefined) ?? 'rfc2136';
+      const kind: DnsProviderKind =
+        input.kind ?? (existing?.kind as DnsProviderKind | undefined) ?? 'rfc2136';
       const zoneInput = (input.zone ?? existing?.zone ?? '').trim();
       const zone = zoneInput ? normalizeDomainName(zoneInput) : domain.name;
       if (!zone || (domain.name !== zone && !domain.name.endsWith(`.${zone}`))) {
@@ -347,7 +352,10 @@ export function createDnsService(deps: {
           kind,
           server: '',
           zone,
-          key_name: kind === 'cloudflare' ? '' : apiKeyId(kind, input.accessKeyId ?? (sameKind ? existing?.key_name : '') ?? ''),
+          key_name:
+            kind === 'cloudflare'
+              ? ''
+              : apiKeyId(kind, input.accessKeyId ?? (sameKind ? existing?.key_name : '') ?? ''),
           algorithm: '',
           secret: apiSecret(kind, input.secret, sameKind ? (existing?.secret ?? '') : ''),
           updated_at: Date.now(),

@@ -102,7 +102,8 @@ export function createDnspodClient(account: DnsApiAccount): DnsApiClient {
       }
       // DescribeRecordList answers an error, not an empty list, when nothing matches.
       if (code === 'ResourceNotFound.NoDataOfRecord') return { RecordList: [] };
-      if (/DomainNotExists|DomainInvalid|NoDataOfDomain/.test(code)) throw new DnsApiError('zone', code, message);
+      if (/DomainNotExists|DomainInvalid|NoDataOfDomain/.test(code))
+        throw new DnsApiError('zone', code, message);
       throw new DnsApiError('rejected', code || `HTTP ${response.status}`, message);
     }
     if (response.status >= 400) throw new DnsApiError('badResponse', `HTTP ${response.status}`, '');
@@ -133,7 +134,9 @@ export function createDnspodClient(account: DnsApiAccount): DnsApiClient {
       return records
         .filter(
           (record) =>
-            record.Type === type && (record.Name ?? '').toLowerCase() === sub.toLowerCase() && record.RecordId,
+            record.Type === type &&
+            (record.Name ?? '').toLowerCase() === sub.toLowerCase() &&
+            record.RecordId,
         )
         .map((record) => ({
           id: String(record.RecordId),
