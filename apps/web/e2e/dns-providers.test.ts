@@ -53,6 +53,12 @@ describe('DNS providers on /user/domain', () => {
     return value;
   };
 
+  /** The domain, added unless a retried test added it already. */
+  async function addOnce(name: string): Promise<void> {
+    const domains = await suite.admin.get<Array<{ name: string }>>('/user/getDomains');
+    if (!domains.data?.some((domain) => domain.name === name)) await addDomain(suite.admin, { name });
+  }
+
   async function noSidewaysScroll(page: Page): Promise<void> {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(1);
@@ -98,11 +104,11 @@ describe('DNS providers on /user/domain', () => {
     const dmarcRow = written.getByRole('row', { name: /DMARC（验证策略）/ });
     // Copy buttons for the zone-relative name, the full name and the value.
     await expect(dmarcRow.locator('.ant-typography-copy').count()).resolves.toBeGreaterThanOrEqual(3);
-    await written.getByRole('button', { name: /关\s*闭/ }).click();
+    await written.getByRole('button', { name: '关 闭' }).click();
   }
 
   it('sets the records through Alibaba Cloud DNS on a desktop screen, and warns about MAIL_HOSTNAME', async () => {
-    await addDomain(suite.admin, { name: ALI_DOMAIN });
+    await addOnce(ALI_DOMAIN);
     const page = await suite.openAs(suite.adminToken, '/user/domain');
     await page.setViewportSize({ width: 1280, height: 900 });
     await chooseProvider(page, ALI_DOMAIN, '阿里云 DNS', [
@@ -134,7 +140,7 @@ describe('DNS providers on /user/domain', () => {
   });
 
   it('sets the records through Cloudflare on a 375 px phone', async () => {
-    await addDomain(suite.admin, { name: CF_DOMAIN });
+    await addOnce(CF_DOMAIN);
     const { page } = await suite.newPage();
     await page.setViewportSize({ width: 375, height: 740 });
     await page.goto(`${suite.baseUrl}/home`);
