@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import {
   startAlidnsStandIn,
@@ -6,6 +8,7 @@ import {
 } from '../../../test/support/dns-api-standins.js';
 import { alidnsSignature, popEncode } from './alidns-client.js';
 import { unquoteTxt } from './cloudflare-client.js';
+import { callApi, DnsApiError, MAX_RESPONSE_BYTES } from './dns-api.js';
 import { hostnameWarning } from './dns-hostname.js';
 import type { DnsLookup } from './dns-lookup.js';
 import { tc3Authorization } from './dnspod-client.js';
@@ -133,5 +136,55 @@ describe('MAIL_HOSTNAME check', () => {
     ['::1', 'IP 地址'],
   ])('warns about %s without asking DNS', async (host, words) => {
     expect(await hostnameWarning(host, noLookup, ['127.0.0.1'])).toContain(words);
+  });
+});
+
+describe('calls to a provider', () => {
+  /** A loopback server answering every request with `answer`. */
+  async function serve(answer: (response: import('node:http').ServerResponse) => void) {
+    const server = createServer((_request, response) => answer(response));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  it('stops reading an answer larger than the cap', async () => {
+    const big = await serve((response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(`"${'x'.repeat(MAX_RESPONSE_BYTES + 10)}"`);
+    });
+    try {
+      const error = await callApi(big.url, { method: 'GET' }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(DnsApiError);
+      expect((error as DnsApiError).reason).toBe('badResponse');
+    } finally {
+      await big.stop();
+    }
+  });
+
+  it('does not follow a redirect (the credentials stay with the configured endpoint)', async () => {
+    let followed = false;
+    const elsewhere = await serve((response) => {
+      followed = true;
+      response.end('{}');
+    });
+    const redirect = await serve((response) => {
+      response.writeHead(302, { location: `${elsewhere.url}/steal` });
+      response.end();
+    });
+    try {
+      const error = await callApi(redirect.url, {
+        method: 'GET',
+        headers: { Authorization: 'Bearer secret' },
+      }).catch((caught: unknown) => caught);
+      expect((error as DnsApiError).reason).toBe('badResponse');
+      expect(followed).toBe(false);
+    } finally {
+      await redirect.stop();
+      await elsewhere.stop();
+    }
   });
 });
