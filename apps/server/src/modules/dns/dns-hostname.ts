@@ -44,7 +44,9 @@ export async function hostnameWarning(
   }
   const ours = new Set(addresses);
   if (!found.some((address) => ours.has(normalize(address)))) {
-    return `MAIL_HOSTNAME（${host}）解析到 ${found.join('、')}，不是本服务器的地址（${[...ours].filter((a) => a !== '127.0.0.1' && a !== '::1').join('、') || '未知'}）。请把它的 A/AAAA 记录指向本服务器；服务器在 NAT 之后时，请用环境变量 PUBLIC_IP 填写公网地址`;
+    // The server's own addresses are not named: users see this too, and interface addresses can
+    // be internal ones.
+    return `MAIL_HOSTNAME（${host}）解析到 ${found.join('、')}，不是本服务器的地址。请把它的 A/AAAA 记录指向本服务器；服务器在 NAT 之后时，请用环境变量 PUBLIC_IP 填写公网地址`;
   }
   return null;
 }

@@ -285,6 +285,7 @@ export function createDnsService(deps: {
       const expected = expectedRecords(domain.name, config.mailHostname, keys);
       const lookup = createDnsLookup({ servers: config.dnsServers });
       try {
+        const warningLookup = hostnameWarning(config.mailHostname, lookup, serverAddresses(config.publicIps));
         const mxRecord = expected.find((record) => record.kind === 'MX');
         const [mxResult, apexTxt, ...others] = await Promise.all([
           lookup.mx(domain.name),
@@ -312,7 +313,7 @@ export function createDnsService(deps: {
         const dnsStatus = overallStatus(records);
         const checkedAt = Date.now();
         await recordDomainDnsStatus(db, domain.id, dnsStatus, checkedAt);
-        const warning = await hostnameWarning(config.mailHostname, lookup, serverAddresses(config.publicIps));
+        const warning = await warningLookup;
         return {
           records: withNames(records, domain.name),
           dnsStatus,
@@ -418,7 +419,9 @@ export function createDnsService(deps: {
       const domain = await domains.owned(auth, domainId);
       const row = await providerRow(domain.id);
       if (!row)
-        throw ApiError.badRequest('该域名还没有配置 DNS 服务商，请先在“DNS 服务商”中填写服务器和 TSIG 密钥');
+        throw ApiError.badRequest(
+          '该域名还没有配置 DNS 服务商，请先在“DNS 服务商”中选择服务商（RFC 2136、阿里云 DNS、DNSPod 或 Cloudflare）并填写密钥',
+        );
       if (isApiKind(row.kind)) return setThroughApi(row.kind, row, domain.id, domain.name);
       const server = parseServerAddress(row.server);
       if (!server) throw ApiError.badRequest('DNS 服务器地址格式不正确，请重新设置 DNS 服务商');
