@@ -9,8 +9,10 @@ import {
 import { alidnsSignature, popEncode } from './alidns-client.js';
 import { unquoteTxt } from './cloudflare-client.js';
 import { callApi, DnsApiError, MAX_RESPONSE_BYTES } from './dns-api.js';
+import { apiClient } from './dns-api-providers.js';
 import { hostnameWarning } from './dns-hostname.js';
 import type { DnsLookup } from './dns-lookup.js';
+import { setTxtRecords } from './dns-reconcile.js';
 import { tc3Authorization } from './dnspod-client.js';
 
 describe('Alibaba Cloud signature version 1.0', () => {
@@ -185,6 +187,42 @@ describe('calls to a provider', () => {
     } finally {
       await redirect.stop();
       await elsewhere.stop();
+    }
+  });
+});
+
+describe('setTxtRecords (for TXT records of other features, e.g. ACME DNS-01)', () => {
+  it('publishes, keeps and removes exactly the given values through a provider', async () => {
+    const standIn = await startDnspodStandIn({ zone: 't.test', keyId: 'AKIDt', secret: 'key-t-0123' });
+    try {
+      const client = apiClient(
+        'dnspod',
+        { alidnsUrl: '', dnspodUrl: standIn.url, cloudflareUrl: '' },
+        { zone: 't.test', accessKeyId: 'AKIDt', secret: 'key-t-0123' },
+      );
+      const name = '_acme-challenge.t.test';
+      const values = () =>
+        standIn.records
+          .filter((r) => r.name === name)
+          .map((r) => r.value)
+          .sort();
+      expect(await setTxtRecords(client, name, ['a', 'b'], 60)).toEqual({
+        created: 2,
+        updated: 0,
+        deleted: 0,
+      });
+      expect(values()).toEqual(['a', 'b']);
+      expect(await setTxtRecords(client, name, ['a', 'b'], 60)).toEqual({
+        created: 0,
+        updated: 0,
+        deleted: 0,
+      });
+      expect(await setTxtRecords(client, name, ['c'], 60)).toEqual({ created: 0, updated: 1, deleted: 1 });
+      expect(values()).toEqual(['c']);
+      await setTxtRecords(client, name, [], 60);
+      expect(values()).toEqual([]);
+    } finally {
+      await standIn.stop();
     }
   });
 });

@@ -55,3 +55,35 @@ export async function reconcileRecords(
   }
   return result;
 }
+
+/**
+ * Makes the TXT records at `name` exactly `values` (an empty list removes them all), touching only
+ * what differs. For callers that publish TXT records of their own through a domain's API provider,
+ * such as an ACME DNS-01 challenge (`_acme-challenge.<domain>`, RFC 8555 section 8.4).
+ */
+export async function setTxtRecords(
+  client: DnsApiClient,
+  name: string,
+  values: readonly string[],
+  ttl: number,
+): Promise<ReconcileResult> {
+  const result: ReconcileResult = { created: 0, updated: 0, deleted: 0 };
+  const existing = await client.list(name, 'TXT');
+  const missing = values.filter((value) => !existing.some((found) => unquoteTxt(found.value) === value));
+  const extra = existing.filter((found) => !values.includes(unquoteTxt(found.value)));
+  for (const value of missing) {
+    const reuse = extra.shift();
+    if (reuse) {
+      await client.update(reuse.id, { name, type: 'TXT', value, ttl });
+      result.updated++;
+    } else {
+      await client.create({ name, type: 'TXT', value, ttl });
+      result.created++;
+    }
+  }
+  for (const other of extra) {
+    await client.delete(other.id);
+    result.deleted++;
+  }
+  return result;
+}
