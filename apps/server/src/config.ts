@@ -31,6 +31,13 @@ export interface Config {
   initAdminUser: string | null;
   initAdminPassword: string | null;
   dnsServers: string[];
+  /**
+   * PUBLIC_IP: this server's public addresses (comma-separated) for the MAIL_HOSTNAME check, when
+   * it sits behind NAT; empty = the addresses of the local network interfaces
+   */
+  publicIps: string[];
+  /** the DNS providers' HTTP APIs that setDNS calls (modules/dns) */
+  dnsApi: DnsApiConfig;
   relayUrl: string | null;
   permissionKey: string;
   /** where the built web client lives; null = API only */
@@ -71,6 +78,17 @@ export interface WebhookConfig {
   timeoutMs: number;
   /** WEBHOOK_LEASE_MS: how long a claimed delivery stays with a process before another may take it */
   leaseMs: number;
+}
+
+/**
+ * Base URLs of the DNS providers' APIs: ALIDNS_API_URL, DNSPOD_API_URL, CLOUDFLARE_API_URL. Tests
+ * point them at local stand-ins; plain http is accepted only for loopback, so a credential never
+ * crosses a network in the clear.
+ */
+export interface DnsApiConfig {
+  alidnsUrl: string;
+  dnspodUrl: string;
+  cloudflareUrl: string;
 }
 
 export interface OutboundConfig {
@@ -192,6 +210,35 @@ function outbound(env: NodeJS.ProcessEnv): OutboundConfig {
   };
 }
 
+function publicIps(raw: string | null): string[] {
+  if (!raw) return [];
+  return raw.split(',').map((entry) => {
+    const ip = entry.trim();
+    if (!isIP(ip)) throw new ConfigError(`PUBLIC_IP 必须是逗号分隔的 IP 地址，"${ip}" 不是`);
+    return ip;
+  });
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+function apiUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = url(env, name, ['http:', 'https:']);
+  if (!raw) return fallback;
+  const parsed = new URL(raw);
+  if (parsed.protocol === 'http:' && !LOOPBACK_HOSTS.has(parsed.hostname)) {
+    throw new ConfigError(`${name} 必须以 https:// 开头（http 只允许本机地址，用于测试）`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function dnsApi(env: NodeJS.ProcessEnv): DnsApiConfig {
+  return {
+    alidnsUrl: apiUrl(env, 'ALIDNS_API_URL', 'https://alidns.aliyuncs.com'),
+    dnspodUrl: apiUrl(env, 'DNSPOD_API_URL', 'https://dnspod.tencentcloudapi.com'),
+    cloudflareUrl: apiUrl(env, 'CLOUDFLARE_API_URL', 'https://api.cloudflare.com/client/v4'),
+  };
+}
+
 function webhooks(env: NodeJS.ProcessEnv, mailHostname: string): WebhookConfig {
   const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `https://${mailHostname}`;
   return {
@@ -264,6 +311,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Parti
     initAdminUser,
     initAdminPassword,
     dnsServers: dnsServers(optional(env, 'DNS_SERVERS')),
+    publicIps: publicIps(optional(env, 'PUBLIC_IP')),
+    dnsApi: dnsApi(env),
     relayUrl: url(env, 'RELAY_URL', ['smtp:', 'smtps:']),
     permissionKey,
     webRoot: defaults.webRoot ?? null,

@@ -124,12 +124,19 @@ export type DomainDkimKeyRow = Selectable<DomainDkimKeyTable>;
 /** How a domain's records are written (migration 005): RFC 2136 UPDATE signed with TSIG. */
 export interface DomainDnsProviderTable {
   domain_id: number;
-  kind: 'rfc2136';
+  /** rfc2136, alidns, dnspod or cloudflare (no migration: the column was text from the start) */
+  kind: 'rfc2136' | 'alidns' | 'dnspod' | 'cloudflare';
+  /** rfc2136: the name server; '' for the HTTP APIs */
   server: string;
   zone: string;
+  /** rfc2136: the TSIG key name; alidns: the AccessKey ID; dnspod: the SecretId; cloudflare: '' */
   key_name: string;
+  /** rfc2136: the TSIG algorithm; '' for the HTTP APIs */
   algorithm: string;
-  /** base64 TSIG secret; write-only through the API */
+  /**
+   * rfc2136: the base64 TSIG secret; alidns: the AccessKey Secret; dnspod: the SecretKey;
+   * cloudflare: the API token. Write-only through the API, never logged.
+   */
   secret: string;
   updated_at: number;
 }

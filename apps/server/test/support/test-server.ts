@@ -81,6 +81,8 @@ export async function startTestServer(
     /** starts the mail-client listeners (IMAP, IMAPS, POP3, POP3S) on free ports; `loopbackIsRemote` makes
      * loopback clients count as remote (LOGIN only after TLS) */
     mailClients?: { loopbackIsRemote?: boolean; imapLimits?: Partial<typeof IMAP_LIMITS> };
+    /** receives every log line at level trace (to prove secrets stay out of logs); default: silence */
+    logSink?: (line: string) => void;
   } = {},
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'youju-test-'));
@@ -99,7 +101,10 @@ export async function startTestServer(
     ...options.env,
   };
   const config = loadConfig(env, { webRoot: options.webRoot ?? null, logLevel: 'silent' });
-  const app = await buildApp(config, { logger: false });
+  const sink = options.logSink;
+  const app = await buildApp(sink ? { ...config, logLevel: 'trace' } : config, {
+    logger: sink ? { stream: { write: (line: string) => sink(line) } } : false,
+  });
   const smtp = await startSmtpServer(app, { port: 0, host: '127.0.0.1' });
   const smtps = await startSmtpsServer(app, { host: '127.0.0.1' });
   const https = await startHttpsServer(app, { host: '127.0.0.1' });

@@ -115,6 +115,10 @@ export const DnsCheckRecord = Type.Object({
   detail: Type.Optional(Type.String()),
   /** what the record is for: MX, SPF, DKIM or DMARC (type is the DNS type to create) */
   kind: Type.Optional(Type.String()),
+  /** the name relative to the domain, as typed at a provider: `@`, `_dmarc`, `sel._domainkey` */
+  host: Type.Optional(Type.String()),
+  /** the fully qualified name with its final dot: `_dmarc.example.com.` */
+  fqdn: Type.Optional(Type.String()),
 });
 export type DnsCheckRecord = Static<typeof DnsCheckRecord>;
 export const DnsRecordsData = Type.Object({
@@ -122,6 +126,11 @@ export const DnsRecordsData = Type.Object({
   /** checkDNS: the overall status now stored on the domain */
   dnsStatus: Type.Optional(DnsStatus),
   checkedAt: Type.Optional(Time),
+  /**
+   * checkDNS: why MAIL_HOSTNAME cannot serve as the MX target (not a fully qualified name, or it
+   * does not resolve to this server), in Chinese; absent when it is fine
+   */
+  hostnameWarning: Type.Optional(Type.String()),
 });
 export type DnsRecordsData = Static<typeof DnsRecordsData>;
 
@@ -138,15 +147,29 @@ export const TsigAlgorithm = Type.Union(
   { description: 'TSIG 算法' },
 );
 export type TsigAlgorithm = (typeof TsigAlgorithms)[number];
+/**
+ * How setDNS writes records: RFC 2136 dynamic update with TSIG, or the HTTP API of Alibaba Cloud
+ * DNS (alidns), DNSPod (Tencent Cloud API 3.0) or Cloudflare (API v4).
+ */
+export const DnsProviderKinds = ['rfc2136', 'alidns', 'dnspod', 'cloudflare'] as const;
+export const DnsProviderKind = Type.Union(
+  DnsProviderKinds.map((name) => Type.Literal(name)),
+  { description: 'DNS 服务商类型' },
+);
+export type DnsProviderKind = (typeof DnsProviderKinds)[number];
 /** The DNS provider of a domain as the API shows it: the secret is never sent back, only masked. */
 export const DnsProvider = Type.Object({
-  kind: Type.Literal('rfc2136'),
-  /** `ip` or `ip:port` of the primary name server that accepts UPDATE */
+  kind: DnsProviderKind,
+  /** rfc2136: `ip` or `ip:port` of the primary name server that accepts UPDATE; '' for the APIs */
   server: Type.String(),
   /** the zone to update; the domain itself unless it lives inside a parent zone */
   zone: Type.String(),
+  /** rfc2136: the TSIG key name; '' for the APIs */
   keyName: Type.String(),
-  algorithm: TsigAlgorithm,
+  /** rfc2136 only */
+  algorithm: Type.Optional(TsigAlgorithm),
+  /** alidns: the AccessKey ID; dnspod: the SecretId (not secret); absent for rfc2136 and cloudflare */
+  accessKeyId: Type.Optional(Type.String()),
   /** `••••••••••••` when a secret is stored; nothing of the secret itself */
   secretMasked: Type.String(),
   updatedAt: Time,
@@ -159,12 +182,19 @@ export const SetDnsProviderBody = Type.Object({
   id: Id,
   /** false removes the provider */
   enabled: Type.Optional(Type.Boolean()),
-  server: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'DNS 服务器' })),
+  /** absent = the stored kind, or rfc2136 */
+  kind: Type.Optional(DnsProviderKind),
+  server: Type.Optional(Type.String({ maxLength: 100, description: 'DNS 服务器' })),
   zone: Type.Optional(Type.String({ maxLength: 253, description: '区域' })),
-  keyName: Type.Optional(Type.String({ minLength: 1, maxLength: 253, description: 'TSIG 密钥名' })),
+  keyName: Type.Optional(Type.String({ maxLength: 253, description: 'TSIG 密钥名' })),
   algorithm: Type.Optional(TsigAlgorithm),
-  /** base64; absent or empty keeps the stored secret (the form never sees it) */
-  secret: Type.Optional(Type.String({ maxLength: 1024, description: 'TSIG 密钥' })),
+  /** alidns AccessKey ID / dnspod SecretId */
+  accessKeyId: Type.Optional(Type.String({ maxLength: 128, description: 'AccessKey ID' })),
+  /**
+   * rfc2136: the TSIG secret (base64); alidns: the AccessKey Secret; dnspod: the SecretKey;
+   * cloudflare: the API token. Absent or empty keeps the stored secret (the form never sees it).
+   */
+  secret: Type.Optional(Type.String({ maxLength: 1024, description: '密钥' })),
 });
 export type SetDnsProviderBody = Static<typeof SetDnsProviderBody>;
 

@@ -16,6 +16,9 @@ export interface DnsLookup {
   mx(name: string): Promise<LookupResult<MxValue>>;
   /** each TXT record with its character-strings joined (RFC 7208 3.3, RFC 6376 3.6.2.2) */
   txt(name: string): Promise<LookupResult<string>>;
+  /** IPv4 and IPv6 addresses (A and AAAA) */
+  a(name: string): Promise<LookupResult<string>>;
+  aaaa(name: string): Promise<LookupResult<string>>;
   /** servers asked, for messages */
   servers: string[];
   cancel(): void;
@@ -87,6 +90,8 @@ export function createDnsLookup(options: LookupOptions): DnsLookup {
     servers,
     mx: (name) => lookup(() => resolver.resolveMx(name)),
     txt: (name) => lookup(async () => (await resolver.resolveTxt(name)).map((strings) => strings.join(''))),
+    a: (name) => lookup(() => resolver.resolve4(name)),
+    aaaa: (name) => lookup(() => resolver.resolve6(name)),
     cancel: () => resolver.cancel(),
   };
 }

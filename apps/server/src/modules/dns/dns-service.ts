@@ -1,6 +1,7 @@
 import type {
   DnsCheckRecord,
   DnsProvider,
+  DnsProviderKind,
   DnsRecordsData,
   SetDnsProviderBody,
   TsigAlgorithm,
@@ -33,7 +34,17 @@ import type { DkimService } from '../dkim/index.js';
 import type { DomainService } from '../domains/index.js';
 import { normalizeDomainName } from '../domains/index.js';
 import type { AuthContext } from '../sessions/index.js';
+import {
+  API_PROVIDER_KINDS,
+  type ApiProviderKind,
+  apiClient,
+  apiFailure,
+  DnsApiError,
+  providerLabel,
+} from './dns-api-providers.js';
+import { hostnameWarning, serverAddresses } from './dns-hostname.js';
 import { createDnsLookup } from './dns-lookup.js';
+import { reconcileRecords, type WantedWithKind } from './dns-reconcile.js';
 import {
   type CheckedRecord,
   checkDkim,
@@ -41,6 +52,7 @@ import {
   checkMx,
   checkSpf,
   expectedRecords,
+  hostLabel,
   overallStatus,
 } from './dns-records.js';
 
@@ -52,7 +64,35 @@ function maskSecret(secret: string): string {
   return secret ? '•'.repeat(12) : '';
 }
 
+const isApiKind = (kind: string): kind is ApiProviderKind =>
+  (API_PROVIDER_KINDS as readonly string[]).includes(kind);
+
+/** Each record named both ways: zone-relative as typed at a provider, and fully qualified. */
+function withNames<T extends DnsCheckRecord>(records: T[], domain: string): T[] {
+  return records.map((record) => ({
+    ...record,
+    host: hostLabel(record.name, domain),
+    fqdn: `${record.name}.`,
+  }));
+}
+
+/**
+ * The row of an API provider (alidns, dnspod, cloudflare) reuses the RFC 2136 columns: `key_name`
+ * holds the AccessKey ID / SecretId ('' for cloudflare), `secret` the AccessKey Secret / SecretKey /
+ * API token, `server` and `algorithm` stay ''.
+ */
 function providerView(row: DomainDnsProviderRow): DnsProvider {
+  if (isApiKind(row.kind)) {
+    return {
+      kind: row.kind,
+      server: '',
+      zone: row.zone,
+      keyName: '',
+      ...(row.kind === 'cloudflare' ? {} : { accessKeyId: row.key_name }),
+      secretMasked: maskSecret(row.secret),
+      updatedAt: toIso(row.updated_at),
+    };
+  }
   return {
     kind: 'rfc2136',
     server: row.server,
@@ -142,6 +182,42 @@ function updateFailure(error: DnsUpdateError, row: DomainDnsProviderRow, detaile
   }
 }
 
+/** The AccessKey ID / SecretId: printable, no spaces (they are sent in every request). */
+function apiKeyId(kind: ApiProviderKind, raw: string): string {
+  const value = raw.trim();
+  if (!/^[A-Za-z0-9_.-]{4,128}$/.test(value)) {
+    throw ApiError.badRequest(
+      kind === 'alidns'
+        ? '请填写正确的 AccessKey ID（字母和数字），可在阿里云控制台“AccessKey 管理”中创建'
+        : '请填写正确的 SecretId（字母和数字），可在腾讯云控制台“访问管理 > API 密钥管理”中创建',
+    );
+  }
+  return value;
+}
+
+/** The secret: a new one, or the stored one when the field is left empty (it is write-only). */
+function apiSecret(kind: ApiProviderKind, input: string | undefined, stored: string): string {
+  const value = input?.trim() ?? '';
+  if (!value) {
+    if (stored) return stored;
+    throw ApiError.badRequest(
+      kind === 'cloudflare'
+        ? '请填写 Cloudflare API 令牌（API Token）'
+        : kind === 'alidns'
+          ? '请填写 AccessKey Secret'
+          : '请填写 SecretKey',
+    );
+  }
+  if (!/^[\x21-\x7e]{8,512}$/.test(value)) {
+    throw ApiError.badRequest(
+      kind === 'cloudflare'
+        ? 'API 令牌格式不正确：应为控制台生成的一串字母、数字和符号，不含空格'
+        : '密钥格式不正确：应为控制台生成的一串字母和数字，不含空格',
+    );
+  }
+  return value;
+}
+
 /**
  * checkDNS, setDNS and the DNS provider of a domain. Look-ups go through `config.dnsServers` (the
  * system's resolvers when empty); updates through the domain's RFC 2136 provider.
@@ -156,6 +232,51 @@ export function createDnsService(deps: {
 
   const providerRow = (domainId: number) => findDnsProviderOfDomain(db, domainId);
 
+  /** setDNS through a provider's HTTP API: only the records that differ are changed. */
+  async function setThroughApi(
+    kind: ApiProviderKind,
+    row: DomainDnsProviderRow,
+    domainId: number,
+    domainName: string,
+  ): Promise<DnsRecordsData> {
+    const keys = await dkim.published(domainId, domainName);
+    const expected = expectedRecords(domainName, config.mailHostname, keys);
+    const wanted: WantedWithKind[] = expected.map((record) => ({
+      kind: record.kind,
+      name: record.name,
+      type: record.type,
+      value: record.type === 'MX' ? (record.exchange ?? config.mailHostname) : record.value,
+      ...(record.type === 'MX' ? { priority: record.preference ?? 10 } : {}),
+      ttl: RECORD_TTL,
+    }));
+    const client = apiClient(kind, config.dnsApi, {
+      zone: row.zone,
+      accessKeyId: row.key_name,
+      secret: row.secret,
+    });
+    let changes: { created: number; updated: number; deleted: number };
+    try {
+      changes = await reconcileRecords(client, wanted);
+    } catch (error) {
+      if (error instanceof DnsApiError) throw apiFailure(kind, row.zone, error);
+      throw error;
+    }
+    const summary =
+      changes.created + changes.updated + changes.deleted === 0
+        ? '记录已是正确的值，未做修改'
+        : `新增 ${changes.created} 条、修改 ${changes.updated} 条、删除 ${changes.deleted} 条`;
+    const records: DnsCheckRecord[] = expected.map((record) => ({
+      kind: record.kind,
+      type: record.type,
+      name: record.name,
+      expected: record.value,
+      found: [record.value],
+      status: 'ok',
+      detail: `已通过${providerLabel[kind]}写入区域 ${row.zone}（本次${summary}）`,
+    }));
+    return { records: withNames(records, domainName) };
+  }
+
   return {
     /** checkDNS: looks every expected record up and stores the overall status on the domain. */
     async check(auth: AuthContext, domainId: number): Promise<DnsRecordsData> {
@@ -164,6 +285,7 @@ export function createDnsService(deps: {
       const expected = expectedRecords(domain.name, config.mailHostname, keys);
       const lookup = createDnsLookup({ servers: config.dnsServers });
       try {
+        const warningLookup = hostnameWarning(config.mailHostname, lookup, serverAddresses(config.publicIps));
         const mxRecord = expected.find((record) => record.kind === 'MX');
         const [mxResult, apexTxt, ...others] = await Promise.all([
           lookup.mx(domain.name),
@@ -191,7 +313,13 @@ export function createDnsService(deps: {
         const dnsStatus = overallStatus(records);
         const checkedAt = Date.now();
         await recordDomainDnsStatus(db, domain.id, dnsStatus, checkedAt);
-        return { records, dnsStatus, checkedAt: toIso(checkedAt) };
+        const warning = await warningLookup;
+        return {
+          records: withNames(records, domain.name),
+          dnsStatus,
+          checkedAt: toIso(checkedAt),
+          ...(warning ? { hostnameWarning: warning } : {}),
+        };
       } finally {
         lookup.cancel();
       }
@@ -211,7 +339,35 @@ export function createDnsService(deps: {
         return null;
       }
       const existing = await providerRow(domain.id);
-      const server = (input.server ?? existing?.server ?? '').trim();
+      const kind: DnsProviderKind =
+        input.kind ?? (existing?.kind as DnsProviderKind | undefined) ?? 'rfc2136';
+      const zoneInput = (input.zone ?? existing?.zone ?? '').trim();
+      const zone = zoneInput ? normalizeDomainName(zoneInput) : domain.name;
+      if (!zone || (domain.name !== zone && !domain.name.endsWith(`.${zone}`))) {
+        throw ApiError.badRequest(`区域（zone）必须是 ${domain.name} 本身或它的上级域名`);
+      }
+      if (isApiKind(kind)) {
+        // Switching kinds never carries a secret over: another provider's key would be sent to it.
+        const sameKind = existing?.kind === kind;
+        const values = {
+          kind,
+          server: '',
+          zone,
+          key_name:
+            kind === 'cloudflare'
+              ? ''
+              : apiKeyId(kind, input.accessKeyId ?? (sameKind ? existing?.key_name : '') ?? ''),
+          algorithm: '',
+          secret: apiSecret(kind, input.secret, sameKind ? (existing?.secret ?? '') : ''),
+          updated_at: Date.now(),
+        };
+        if (existing) await updateDnsProviderOfDomain(db, domain.id, values);
+        else await insertDnsProvider(db, { domain_id: domain.id, ...values });
+        const row = await providerRow(domain.id);
+        return row ? providerView(row) : null;
+      }
+      const rfcExisting = existing?.kind === 'rfc2136' ? existing : undefined;
+      const server = (input.server ?? rfcExisting?.server ?? '').trim();
       const parsed = parseServerAddress(server);
       if (!server || !parsed) {
         throw ApiError.badRequest(
@@ -219,22 +375,17 @@ export function createDnsService(deps: {
         );
       }
       refusePrivateServer(auth, parsed.host);
-      const zoneInput = (input.zone ?? existing?.zone ?? '').trim();
-      const zone = zoneInput ? normalizeDomainName(zoneInput) : domain.name;
-      if (!zone || (domain.name !== zone && !domain.name.endsWith(`.${zone}`))) {
-        throw ApiError.badRequest(`区域（zone）必须是 ${domain.name} 本身或它的上级域名`);
-      }
-      const keyName = (input.keyName ?? existing?.key_name ?? '').trim().toLowerCase().replace(/\.$/, '');
+      const keyName = (input.keyName ?? rfcExisting?.key_name ?? '').trim().toLowerCase().replace(/\.$/, '');
       if (!/^[a-z0-9_](?:[a-z0-9_.-]{0,251}[a-z0-9_])?$/.test(keyName) || keyName.includes('..')) {
         throw ApiError.badRequest(
           'TSIG 密钥名格式不正确，请填写 DNS 服务器上配置的密钥名，例如 youju-update',
         );
       }
       const algorithm =
-        input.algorithm ?? (existing?.algorithm as TsigAlgorithm | undefined) ?? 'hmac-sha256';
+        input.algorithm ?? (rfcExisting?.algorithm as TsigAlgorithm | undefined) ?? 'hmac-sha256';
       if (!TsigAlgorithms.includes(algorithm)) throw ApiError.badRequest('不支持的 TSIG 算法');
       const secretInput = input.secret?.trim() ?? '';
-      let secret = existing?.secret ?? '';
+      let secret = rfcExisting?.secret ?? '';
       if (secretInput) {
         const decoded = Buffer.from(secretInput, 'base64');
         if (!/^[A-Za-z0-9+/]+={0,2}$/.test(secretInput) || decoded.length < 16) {
@@ -268,7 +419,10 @@ export function createDnsService(deps: {
       const domain = await domains.owned(auth, domainId);
       const row = await providerRow(domain.id);
       if (!row)
-        throw ApiError.badRequest('该域名还没有配置 DNS 服务商，请先在“DNS 服务商”中填写服务器和 TSIG 密钥');
+        throw ApiError.badRequest(
+          '该域名还没有配置 DNS 服务商，请先在“DNS 服务商”中选择服务商（RFC 2136、阿里云 DNS、DNSPod 或 Cloudflare）并填写密钥',
+        );
+      if (isApiKind(row.kind)) return setThroughApi(row.kind, row, domain.id, domain.name);
       const server = parseServerAddress(row.server);
       if (!server) throw ApiError.badRequest('DNS 服务器地址格式不正确，请重新设置 DNS 服务商');
       // Checked again at use: the setting may predate the rule, or the domain changed hands.
@@ -340,7 +494,7 @@ export function createDnsService(deps: {
         if (error instanceof DnsUpdateError) throw updateFailure(error, row, auth.role === 'admin');
         throw error;
       }
-      return { records: written };
+      return { records: withNames(written, domain.name) };
     },
   };
 }

@@ -38,6 +38,16 @@ export function DnsCheckDialog({ domain, onClose }: DnsCheckDialogProps) {
         </Space>
       }
     >
+      {result?.hostnameWarning && (
+        <Alert
+          style={{ marginBottom: 12 }}
+          type="error"
+          showIcon
+          title="邮件服务器主机名（MAIL_HOSTNAME）有问题"
+          description={result.hostnameWarning}
+          data-testid="hostname-warning"
+        />
+      )}
       {result && (
         <Alert
           style={{ marginBottom: 12 }}

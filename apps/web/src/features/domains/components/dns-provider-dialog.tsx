@@ -1,13 +1,21 @@
-import { type Domain, type SetDnsProviderBody, type TsigAlgorithm, TsigAlgorithms } from '@youju/contract';
+import {
+  type DnsProviderKind,
+  type Domain,
+  type SetDnsProviderBody,
+  type TsigAlgorithm,
+  TsigAlgorithms,
+} from '@youju/contract';
 import { Alert, Button, Form, Input, Modal, Popconfirm, Select, Space, Spin } from 'antd';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useDnsProvider, useSetDnsProvider } from '../api/dns-provider';
 
 interface ProviderFormValues {
+  kind: DnsProviderKind;
   server: string;
   zone: string;
   keyName: string;
   algorithm: TsigAlgorithm;
+  accessKeyId: string;
   secret: string;
 }
 
@@ -16,9 +24,43 @@ interface DnsProviderDialogProps {
   onClose: () => void;
 }
 
+const kindOptions: Array<{ value: DnsProviderKind; label: string }> = [
+  { value: 'rfc2136', label: 'RFC 2136 动态更新（BIND 等）' },
+  { value: 'alidns', label: '阿里云 DNS' },
+  { value: 'dnspod', label: 'DNSPod（腾讯云）' },
+  { value: 'cloudflare', label: 'Cloudflare' },
+];
+
+/** What each kind asks for: the key ID's and the secret's labels, and where to get them. */
+const apiFields: Record<
+  Exclude<DnsProviderKind, 'rfc2136'>,
+  { intro: string; idLabel?: string; idPlaceholder?: string; secretLabel: string }
+> = {
+  alidns: {
+    intro:
+      '在阿里云控制台“AccessKey 管理”中创建 AccessKey（建议用只授予 AliyunDNSFullAccess 权限的 RAM 用户），域名须已添加到云解析 DNS。',
+    idLabel: 'AccessKey ID',
+    idPlaceholder: 'LTAI…',
+    secretLabel: 'AccessKey Secret',
+  },
+  dnspod: {
+    intro:
+      '在腾讯云控制台“访问管理 > API 密钥管理”中创建密钥（建议用只授予 QcloudDNSPodFullAccess 权限的子用户），域名须已添加到 DNSPod。',
+    idLabel: 'SecretId',
+    idPlaceholder: 'AKID…',
+    secretLabel: 'SecretKey',
+  },
+  cloudflare: {
+    intro:
+      '在 Cloudflare 控制台“My Profile > API Tokens”中创建令牌，授予该区域的 Zone:Read 和 DNS:Edit 权限。',
+    secretLabel: 'API 令牌（API Token）',
+  },
+};
+
 /**
- * RFC 2136 provider of a domain: name server, zone, TSIG key. The secret is write-only: the form
- * shows it masked and an empty field keeps the stored one.
+ * The DNS provider of a domain: RFC 2136 (name server, zone, TSIG key) or the API of Alibaba Cloud
+ * DNS, DNSPod or Cloudflare. The secret is write-only: the form shows it masked and an empty field
+ * keeps the stored one (as long as the provider stays the same).
  */
 export function DnsProviderDialog({ domain, onClose }: DnsProviderDialogProps) {
   const [form] = Form.useForm<ProviderFormValues>();
@@ -28,18 +70,34 @@ export function DnsProviderDialog({ domain, onClose }: DnsProviderDialogProps) {
     onClose();
   });
   const provider = providerQuery.data?.provider ?? null;
+  const kind = Form.useWatch('kind', form) ?? provider?.kind ?? 'rfc2136';
+  // The stored secret is kept only for the same kind: another provider never gets it.
+  const hasStoredSecret = provider !== null && provider.kind === kind;
 
   const submit = (values: ProviderFormValues) => {
-    const body: SetDnsProviderBody = {
-      id: domain.id,
-      server: values.server.trim(),
-      zone: values.zone.trim(),
-      keyName: values.keyName.trim(),
-      algorithm: values.algorithm,
-      ...(values.secret?.trim() ? { secret: values.secret.trim() } : {}),
-    };
+    const secret = values.secret?.trim() ? { secret: values.secret.trim() } : {};
+    const body: SetDnsProviderBody =
+      values.kind === 'rfc2136'
+        ? {
+            id: domain.id,
+            kind: 'rfc2136',
+            server: values.server.trim(),
+            zone: values.zone.trim(),
+            keyName: values.keyName.trim(),
+            algorithm: values.algorithm,
+            ...secret,
+          }
+        : {
+            id: domain.id,
+            kind: values.kind,
+            zone: values.zone.trim(),
+            ...(values.kind === 'cloudflare' ? {} : { accessKeyId: values.accessKeyId.trim() }),
+            ...secret,
+          };
     save.mutate(body);
   };
+
+  const api = kind === 'rfc2136' ? null : apiFields[kind];
 
   return (
     <Modal
@@ -48,7 +106,7 @@ export function DnsProviderDialog({ domain, onClose }: DnsProviderDialogProps) {
       onCancel={onClose}
       destroyOnHidden
       footer={
-        <Space>
+        <Space wrap>
           {provider && (
             <Popconfirm
               title="删除 DNS 服务商设置？"
@@ -75,57 +133,101 @@ export function DnsProviderDialog({ domain, onClose }: DnsProviderDialogProps) {
           layout="vertical"
           onFinish={submit}
           initialValues={{
+            kind: provider?.kind ?? 'rfc2136',
             server: provider?.server ?? '',
             zone: provider?.zone ?? domain.name,
             keyName: provider?.keyName ?? '',
             algorithm: provider?.algorithm ?? 'hmac-sha256',
+            accessKeyId: provider?.accessKeyId ?? '',
             secret: '',
           }}
         >
-          <Alert
-            style={{ marginBottom: 16 }}
-            type="info"
-            showIcon
-            title="通过 RFC 2136 动态更新（TSIG 签名）写入记录"
-            description="适用于 BIND、PowerDNS、Knot 等支持动态更新的 DNS 服务器。可用 tsig-keygen 生成密钥，并在区域配置中允许该密钥更新。"
-          />
-          <Form.Item
-            name="server"
-            label="DNS 服务器"
-            rules={[{ required: true, whitespace: true, message: '请填写 DNS 服务器的 IP 或 IP:端口' }]}
-            extra="主服务器的 IP，端口默认 53，例如 203.0.113.53 或 203.0.113.53:5353"
-          >
-            <Input placeholder="203.0.113.53" autoComplete="off" />
+          <Form.Item name="kind" label="服务商">
+            <Select options={kindOptions} />
           </Form.Item>
+          {api ? (
+            <Alert
+              style={{ marginBottom: 16 }}
+              type="info"
+              showIcon
+              title={`通过 ${kindOptions.find((option) => option.value === kind)?.label} 的 API 写入记录`}
+              description={api.intro}
+            />
+          ) : (
+            <Alert
+              style={{ marginBottom: 16 }}
+              type="info"
+              showIcon
+              title="通过 RFC 2136 动态更新（TSIG 签名）写入记录"
+              description="适用于 BIND、PowerDNS、Knot 等支持动态更新的 DNS 服务器。可用 tsig-keygen 生成密钥，并在区域配置中允许该密钥更新。"
+            />
+          )}
+          {!api && (
+            <Form.Item
+              name="server"
+              label="DNS 服务器"
+              rules={[{ required: true, whitespace: true, message: '请填写 DNS 服务器的 IP 或 IP:端口' }]}
+              extra="主服务器的 IP，端口默认 53，例如 203.0.113.53 或 203.0.113.53:5353"
+            >
+              <Input placeholder="203.0.113.53" autoComplete="off" />
+            </Form.Item>
+          )}
           <Form.Item
             name="zone"
             label="区域（zone）"
-            extra="通常就是域名本身；域名在上级区域中时填写上级域名"
+            extra={
+              api
+                ? '在服务商处添加的域名，通常就是域名本身；域名是子域名时填写上级域名'
+                : '通常就是域名本身；域名在上级区域中时填写上级域名'
+            }
           >
             <Input placeholder={domain.name} autoComplete="off" />
           </Form.Item>
-          <Form.Item
-            name="keyName"
-            label="TSIG 密钥名"
-            rules={[{ required: true, whitespace: true, message: '请填写 TSIG 密钥名' }]}
-          >
-            <Input placeholder="youju-update" autoComplete="off" />
-          </Form.Item>
-          <Form.Item name="algorithm" label="TSIG 算法">
-            <Select options={TsigAlgorithms.map((value) => ({ value, label: value }))} />
-          </Form.Item>
+          {!api && (
+            <>
+              <Form.Item
+                name="keyName"
+                label="TSIG 密钥名"
+                rules={[{ required: true, whitespace: true, message: '请填写 TSIG 密钥名' }]}
+              >
+                <Input placeholder="youju-update" autoComplete="off" />
+              </Form.Item>
+              <Form.Item name="algorithm" label="TSIG 算法">
+                <Select options={TsigAlgorithms.map((value) => ({ value, label: value }))} />
+              </Form.Item>
+            </>
+          )}
+          {api?.idLabel && (
+            <Form.Item
+              name="accessKeyId"
+              label={api.idLabel}
+              rules={[{ required: true, whitespace: true, message: `请填写 ${api.idLabel}` }]}
+            >
+              <Input placeholder={api.idPlaceholder} autoComplete="off" />
+            </Form.Item>
+          )}
           <Form.Item
             name="secret"
-            label="TSIG 密钥（base64）"
-            rules={provider ? [] : [{ required: true, whitespace: true, message: '请填写 TSIG 密钥' }]}
+            label={api ? api.secretLabel : 'TSIG 密钥（base64）'}
+            rules={
+              hasStoredSecret
+                ? []
+                : [
+                    {
+                      required: true,
+                      whitespace: true,
+                      message: `请填写${api ? api.secretLabel : ' TSIG 密钥'}`,
+                    },
+                  ]
+            }
             extra={
-              provider
-                ? `已保存的密钥：${provider.secretMasked}（留空则不修改）`
+              hasStoredSecret
+                ? `已保存的密钥：${provider?.secretMasked}（留空则不修改）`
                 : '密钥只会保存在服务器上，不会再次显示'
             }
           >
             <Input.Password
-              placeholder={provider ? '留空则不修改' : 'base64 编码的密钥'}
+              placeholder={hasStoredSecret ? '留空则不修改' : api ? api.secretLabel : 'base64 编码的密钥'}
               autoComplete="new-password"
             />
           </Form.Item>

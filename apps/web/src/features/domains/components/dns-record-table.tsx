@@ -8,7 +8,10 @@ interface DnsRecordTableProps {
   loading?: boolean;
 }
 
-/** One row per record: what it is for, where to set it, what to set, what was found and what to do. */
+/**
+ * One row per record: what it is for, where to set it (zone-relative and fully qualified, each with a
+ * copy button), what to set, what was found and what to do.
+ */
 export function DnsRecordTable({ domain, records, loading }: DnsRecordTableProps) {
   const columns: TableProps<DnsCheckRecord>['columns'] = [
     {
@@ -20,17 +23,32 @@ export function DnsRecordTable({ domain, records, loading }: DnsRecordTableProps
     { title: '类型', dataIndex: 'type', width: 70 },
     {
       title: '主机记录',
-      dataIndex: 'name',
-      width: 180,
-      render: (name: string) => (
-        <Typography.Text copyable={{ text: hostLabel(name, domain) }}>
-          {hostLabel(name, domain)}
-          <br />
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {name}
-          </Typography.Text>
-        </Typography.Text>
-      ),
+      key: 'name',
+      width: 220,
+      // Zone-relative for the provider's form, fully qualified (final dot) for zone files and dig.
+      render: (_value, record) => {
+        const host = record.host ?? hostLabel(record.name, domain);
+        const fqdn = record.fqdn ?? `${record.name}.`;
+        return (
+          <div style={{ wordBreak: 'break-all' }}>
+            <Typography.Text
+              copyable={{ text: host, tooltips: ['复制主机记录', '已复制'] }}
+              data-testid="record-host"
+            >
+              {host}
+            </Typography.Text>
+            <br />
+            <Typography.Text
+              type="secondary"
+              style={{ fontSize: 12 }}
+              copyable={{ text: fqdn, tooltips: ['复制完整域名', '已复制'] }}
+              data-testid="record-fqdn"
+            >
+              {fqdn}
+            </Typography.Text>
+          </div>
+        );
+      },
     },
     {
       title: '应设置的值',
@@ -74,7 +92,7 @@ export function DnsRecordTable({ domain, records, loading }: DnsRecordTableProps
       pagination={false}
       size="small"
       tableLayout="fixed"
-      scroll={{ x: 1330 }}
+      scroll={{ x: 1370 }}
       locale={{ emptyText: '暂无结果' }}
     />
   );
