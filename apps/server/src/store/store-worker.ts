@@ -1,8 +1,8 @@
 /**
  * The store worker (see message-store.ts): a thread that stores inbound mail with its own database
  * connection, through the very `deliver` the rest of the program uses. It composes only what that
- * needs: settings, content filters, mail events (NOTIFY on PostgreSQL), the webhook enqueue (in the
- * storing transaction) and the inbound service.
+ * needs: settings, content filters, mail events (NOTIFY on PostgreSQL), the webhook enqueue and the
+ * forwarded copies (both in the storing transaction) and the inbound service.
  * On SQLite it also keeps the search index up with new mail (db/search-index.ts).
  *
  * On SQLite this connection and the main thread's are two writers of one file: every transaction
@@ -12,6 +12,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db/database.js';
 import { INDEX_BATCH, indexNewMessages } from '../db/search-index.js';
 import { createFilterService } from '../modules/filters/index.js';
+import { createForwardingHook } from '../modules/forwarding/index.js';
 import {
   createInboundAuthenticator,
   createInboundService,
@@ -42,6 +43,13 @@ const log = { info: logAt('info'), warn: logAt('warn'), error: logAt('error') };
 // A few connections are plenty for one thread (PostgreSQL; SQLite has one).
 const database = openDatabase({ databaseUrl: data.databaseUrl, dataDir: data.dataDir, poolSize: 4, log });
 const settings = createSettingsService(database.db);
+const forwarding = createForwardingHook({
+  db: database.db,
+  engine: database.engine,
+  settings,
+  mailHostname: data.mailHostname,
+  log,
+});
 const inbound = createInboundService({
   db: database.db,
   engine: database.engine,
@@ -52,6 +60,7 @@ const inbound = createInboundService({
   log,
   afterStore: webhookEnqueuer(database.engine),
   authenticator: createInboundAuthenticator({ dnsServers: data.dnsServers, mailHostname: data.mailHostname }),
+  forwarding,
 });
 
 async function store(request: StoreRequest): Promise<StoreReply> {

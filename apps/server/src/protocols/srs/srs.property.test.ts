@@ -39,7 +39,10 @@ describe('SRS0', () => {
           const rewritten = srsForward(`${user}@${origin}`, forwarder, key, at);
           expect(rewritten.endsWith(`@${forwarder}`)).toBe(true);
           expect(isSrs0LocalPart(localOf(rewritten))).toBe(true);
-          expect(srsReverse(localOf(rewritten), key, at + age * DAY)).toEqual({ local: user, domain: origin });
+          expect(srsReverse(localOf(rewritten), key, at + age * DAY)).toEqual({
+            local: user,
+            domain: origin,
+          });
           // An MTA that folds the case of the local part must not break it (the hash is base32).
           const folded = srsReverse(localOf(rewritten).toLowerCase(), key, at);
           expect(folded.domain).toBe(origin);
@@ -57,7 +60,9 @@ describe('SRS0', () => {
         const positions = [...srsLocal].map((_, i) => i).filter((i) => i >= 5 && srsLocal[i] !== '=');
         const index = positions[where % positions.length] ?? 5;
         const original = srsLocal[index] ?? '';
-        const replacements = 'ABCXYZ234qrs9'.split('').filter((c) => c.toLowerCase() !== original.toLowerCase());
+        const replacements = 'ABCXYZ234qrs9'
+          .split('')
+          .filter((c) => c.toLowerCase() !== original.toLowerCase());
         const changed = `${srsLocal.slice(0, index)}${replacements[pick % replacements.length]}${srsLocal.slice(index + 1)}`;
         expect(['hash', 'syntax', 'expired']).toContain(reasonOf(() => srsReverse(changed, key, at)));
       }),
@@ -96,10 +101,18 @@ describe('SRS0', () => {
 
   it('never throws anything but SrsError on arbitrary local parts', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string().map((s) => `SRS0=${s}`)), secret, now, (text, key, at) => {
-        const reason = reasonOf(() => srsReverse(text, key, at));
-        if (!isSrs0LocalPart(text)) expect(reason).toBe('not-srs');
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string().map((s) => `SRS0=${s}`),
+        ),
+        secret,
+        now,
+        (text, key, at) => {
+          const reason = reasonOf(() => srsReverse(text, key, at));
+          if (!isSrs0LocalPart(text)) expect(reason).toBe('not-srs');
+        },
+      ),
     );
   });
 
