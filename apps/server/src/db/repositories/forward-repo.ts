@@ -12,8 +12,6 @@ export interface ActiveForward {
   forwardTo: string;
   keepCopy: boolean;
   address: string;
-  /** the mailbox has no password (temporary) */
-  passwordless: boolean;
   /** how the mailbox came to be (`temporary`, `register`, …) */
   source: string;
 }
@@ -29,7 +27,6 @@ export async function listActiveForwards(db: Queryable, mailboxIds: number[]): P
       'mail_forwards.forward_to',
       'mail_forwards.keep_copy',
       'mailboxes.address',
-      'mailboxes.password_hash',
       'mailboxes.source',
     ])
     .where('mail_forwards.mailbox_id', 'in', mailboxIds)
@@ -40,7 +37,6 @@ export async function listActiveForwards(db: Queryable, mailboxIds: number[]): P
     forwardTo: row.forward_to,
     keepCopy: row.keep_copy !== 0,
     address: row.address,
-    passwordless: row.password_hash === null,
     source: row.source,
   }));
 }

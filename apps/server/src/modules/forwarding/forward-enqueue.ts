@@ -16,7 +16,7 @@ import { hitRateLimitIn } from '../../lib/database-rate-limits.js';
 import { DAY, HOUR } from '../../lib/time.js';
 import { isSrs0LocalPart, SrsError, srsForward, srsReverse } from '../../protocols/srs/srs.js';
 import type { Envelope, ForwardingHook, ForwardPlan, ParsedMail, SrsReturn } from '../mail/index.js';
-import { CHUNK_BYTES, copyFileToChunks, isAnonymousMailbox, SEND_COUNTERS } from '../sending/index.js';
+import { CHUNK_BYTES, copyFileToChunks, isVisitorMailbox, SEND_COUNTERS } from '../sending/index.js';
 import type { SettingsService } from '../settings/index.js';
 
 /**
@@ -250,7 +250,7 @@ export function createForwardingHook(deps: {
           return '这封邮件来自转发目标地址本身，为防止转发循环不再转发';
         }
         if (message.spam) return '垃圾邮件不转发';
-        if (isAnonymousMailbox(forward) && !policy.anonymousSend) {
+        if (isVisitorMailbox(forward.source) && !policy.anonymousSend) {
           return '临时邮箱和自助注册的邮箱不能把邮件转发到站外';
         }
         // Checked when it was set; the domain may have been added here since (no loop through us).

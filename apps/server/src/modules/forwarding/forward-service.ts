@@ -6,7 +6,7 @@ import { findMailboxByAddress } from '../../db/repositories/mailbox-repo.js';
 import type { Database, MailboxRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { toIso } from '../../lib/time.js';
-import { isAnonymousMailbox } from '../sending/index.js';
+import { isVisitorMailbox } from '../sending/index.js';
 import { type AuthContext, mayManage } from '../sessions/index.js';
 import type { SettingsService } from '../settings/index.js';
 
@@ -86,10 +86,7 @@ export function createForwardService(deps: { db: Kysely<Database>; settings: Set
         throw ApiError.badRequest('转发目标是本站的地址：本站邮箱之间无需转发，请填写站外的邮箱地址');
       }
       const enabled = input.enabled ?? true;
-      const anonymous = isAnonymousMailbox({
-        passwordless: mailbox.password_hash === null,
-        source: mailbox.source,
-      });
+      const anonymous = isVisitorMailbox(mailbox.source);
       if (enabled && anonymous && !(await settings.get()).anonymousSend) {
         throw ApiError.forbidden('临时邮箱和自助注册的邮箱只能在本站内收发邮件，不能转发到站外');
       }

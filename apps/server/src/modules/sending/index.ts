@@ -5,6 +5,7 @@ export { createSendingModule, startSending } from './sending-module.js';
 export { sendingRoutes } from './sending-routes.js';
 export {
   isAnonymousMailbox,
+  isVisitorMailbox,
   MAX_RECIPIENTS,
   SEND_COUNTERS,
   type Sender,

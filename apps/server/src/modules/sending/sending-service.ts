@@ -80,10 +80,19 @@ const VISITOR_SOURCES = new Set(['temporary', 'register']);
 
 /**
  * A mailbox nobody vouches for: temporary (no password) or registered by a visitor. It reaches only
- * the service's own domains unless `anonymousSend` is on (sending, and forwarding too).
+ * the service's own domains unless `anonymousSend` is on.
  */
 export function isAnonymousMailbox(mailbox: { passwordless: boolean; source: string }): boolean {
-  return mailbox.passwordless || VISITOR_SOURCES.has(mailbox.source);
+  return mailbox.passwordless || isVisitorMailbox(mailbox.source);
+}
+
+/**
+ * A mailbox a visitor made for itself (regEmail: temporary or with a password). Forwarding asks
+ * only this: an address the domain's owner created has no password either (its mail is read by the
+ * owner), but the owner vouches for it.
+ */
+export function isVisitorMailbox(source: string): boolean {
+  return VISITOR_SOURCES.has(source);
 }
 
 /** The database counters of `sendPerHour` and `sendPerDay`, keyed `mailbox:<id>` or `account:<id>`. */
