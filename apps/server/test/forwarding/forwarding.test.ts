@@ -150,6 +150,13 @@ describe('mail forwarding', () => {
     expect(back.data?.code).toBe(250);
     const returned = await copyFor('sender@origin.example', 'bounce-marker-1');
     expect(returned.mailFrom).toBe('');
+    // Only bounces go back: other mail to an SRS0 address would make us an open relay to its sender.
+    const notBounce = await sendMail(server.smtpPort, {
+      from: 'spammer@elsewhere.example',
+      to: [copy.mailFrom],
+      content: bounce,
+    });
+    expect(notBounce.rcpt[0]?.code).toBe(550);
     // A forged or damaged SRS0 address is an unknown recipient.
     const forged = copy.mailFrom.replace(/^SRS0=[A-Z2-7]{2}/, 'SRS0=AA');
     const refused = await sendMail(server.smtpPort, { from: '', to: [forged], content: bounce });

@@ -25,6 +25,8 @@ import type { SettingsService } from '../settings/index.js';
  * 6.3 asks a relay to give up on a loop by counting them).
  */
 export const MAX_RECEIVED_TO_FORWARD = 50;
+/** SRS0 returns (bounces of forwarded copies) sent back to one original sender per hour. */
+export const RETURNS_PER_HOUR = 30;
 /** Our mark on a forwarded copy: a message carrying one is never forwarded again (loop protection). */
 export const FORWARD_MARK = 'X-Youju-Forwarded';
 /** The settings key of the SRS secret (not a system setting: never shown, never editable). */
@@ -307,6 +309,16 @@ export function createForwardingHook(deps: {
             if (!forward.keepCopy) noLocalCopy.add(forward.mailboxId);
           }
           for (const back of returns) {
+            // At most RETURNS_PER_HOUR to one original sender: a forged bounce flood through one
+            // leaked SRS0 address stops there (a real sender rarely gets more bounces back).
+            const hit = await hitRateLimitIn(trx, engine, 'srs-returns', HOUR, back.to.toLowerCase());
+            if (hit.total > RETURNS_PER_HOUR) {
+              await hit.release();
+              log.info(
+                `forwarding: SRS0 return to ${back.to.split('@')[1] ?? ''} dropped: over ${RETURNS_PER_HOUR} an hour`,
+              );
+              continue;
+            }
             // Back to the original sender with the empty envelope sender of a bounce (RFC 5321
             // section 4.5.5), so that it can cause no bounce in turn; nobody's sent mail.
             await queueCopy(trx, {

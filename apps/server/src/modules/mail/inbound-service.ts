@@ -240,18 +240,21 @@ export function createInboundService(deps: {
 
     /**
      * RCPT TO: the address must be an enabled, unexpired mailbox (address or account) on one of
-     * our domains. `declaredSize` is the SIZE parameter of MAIL FROM (RFC 1870), when given.
+     * our domains. `declaredSize` is the SIZE parameter of MAIL FROM (RFC 1870), when given;
+     * `mailFrom` the envelope sender (an SRS0 address takes only bounces, see srsReturns).
      */
-    async checkRecipient(address: string, declaredSize: number): Promise<RecipientCheck> {
+    async checkRecipient(address: string, declaredSize: number, mailFrom = ''): Promise<RecipientCheck> {
       const normalized = address.trim().toLowerCase();
       // No mailbox has a NUL in its address, and PostgreSQL refuses one in a query parameter.
       if (normalized.includes('\0')) return { accepted: false, full: false };
       const [mailbox] = await liveMailboxes([normalized]);
       if (!mailbox) {
-        // A bounce (or reply) to the SRS0 envelope sender of a copy we forwarded goes back to its
-        // original sender; a made-up or expired SRS0 address is unknown like any other.
-        if (forwarding && (await forwarding.reverse(normalized)) !== null)
+        // A bounce to the SRS0 envelope sender of a copy we forwarded goes back to its original
+        // sender; a made-up or expired SRS0 address, or one sent anything but a bounce, is unknown
+        // like any other address.
+        if (mailFrom === '' && forwarding && (await forwarding.reverse(normalized)) !== null) {
           return { accepted: true, full: false };
+        }
         return { accepted: false, full: false, ...(await whyUnknown(normalized)) };
       }
       const full =
@@ -325,7 +328,7 @@ export function createInboundService(deps: {
       try {
         const unique = [...new Set(envelope.recipients.map((r) => r.trim().toLowerCase()))];
         const mailboxes = await liveMailboxes(unique);
-        const returns = await srsReturns(unique, mailboxes);
+        const returns = envelope.mailFrom === '' ? await srsReturns(unique, mailboxes) : [];
         if (mailboxes.length === 0 && returns.length === 0) {
           throw new DeliveryError('no-recipients', 'no such mailbox');
         }
@@ -413,7 +416,12 @@ export function createInboundService(deps: {
     },
   };
 
-  /** The SRS0 recipients among `addresses` that no mailbox has, with the sender each stands for. */
+  /**
+   * The SRS0 recipients among `addresses` that no mailbox has, with the sender each stands for.
+   * Only for mail with the empty envelope sender (bounces, and auto-replies as RFC 3834 section 3.3
+   * asks): anything else to an SRS0 address would let whoever learnt one send arbitrary mail to its
+   * original sender through us.
+   */
   async function srsReturns(addresses: string[], mailboxes: RecipientMailbox[]): Promise<SrsReturn[]> {
     if (!forwarding) return [];
     const known = new Set(mailboxes.map((mailbox) => mailbox.address.toLowerCase()));
