@@ -17,6 +17,7 @@ import { domainRoutes, storeDomainRoutes } from './modules/domains/index.js';
 import { emailAccountRoutes } from './modules/email-accounts/index.js';
 import { filterRoutes } from './modules/filters/index.js';
 import { firewallRoutes, installFirewallGuard } from './modules/firewall/index.js';
+import { forwardRoutes } from './modules/forwarding/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { mailRoutes, startRetention } from './modules/mail/index.js';
 import { autoconfigRoutes, clientSettingsRoutes } from './modules/mail-clients/index.js';
@@ -218,6 +219,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(apiKeyRoutes, { prefix: '/api/user' });
   await app.register(dashboardRoutes, { prefix: '/api/user' });
   await app.register(webhookRoutes, { prefix: '/api/user' });
+  await app.register(forwardRoutes, { prefix: '/api/user' });
   await app.register(firewallRoutes, { prefix: '/api/waf' });
   await app.register(openRoutes, { prefix: '/api/open' });
   await installWebClient(app, config.webRoot);

@@ -16,6 +16,7 @@ import { createDomainService } from './modules/domains/index.js';
 import { createEmailAccountService, remainingStock } from './modules/email-accounts/index.js';
 import { createFilterService } from './modules/filters/index.js';
 import { createBlacklistService, createFirewallService } from './modules/firewall/index.js';
+import { createForwardingHook, createForwardService } from './modules/forwarding/index.js';
 import { createHealthService } from './modules/health/index.js';
 import {
   createFolderService,
@@ -86,6 +87,8 @@ export function createServices(
     events: mailEvents,
     log,
     afterStore: webhookEnqueuer(engine),
+    // Local deliveries (mail our own users send to a forwarding mailbox) forward like SMTP ones.
+    forwarding: createForwardingHook({ db, engine, settings, mailHostname: config.mailHostname, log }),
   });
   const mail = createMailService(db, engine, settings);
   const domains = createDomainService(db, {
@@ -165,6 +168,8 @@ export function createServices(
     ...sending,
     // Webhooks and Telegram: the owner's targets and the queue's worker.
     ...webhooks,
+    // Mail forwarding: each mailbox's target (the copies are queued by the inbound service).
+    forwards: createForwardService({ db, settings }),
     // Running the service: security centre, settings, version, blacklist, API keys, open API,
     // dashboard
     security,

@@ -7,6 +7,7 @@ export * from './schemas/auth.js';
 export * from './schemas/business.js';
 export * from './schemas/common.js';
 export * from './schemas/domains.js';
+export * from './schemas/forwarding.js';
 export * from './schemas/mail.js';
 export * from './schemas/mail-clients.js';
 export * from './schemas/operations.js';

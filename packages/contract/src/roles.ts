@@ -29,6 +29,7 @@ export const UserScreens = [
   'version',
   'safe',
   'clientSettings',
+  'forward',
 ] as const;
 export type UserScreen = (typeof UserScreens)[number];
 
@@ -44,7 +45,7 @@ export const Permission = {
   systemAccounts: 'admin:accounts',
 } as const;
 
-const mailboxScreens: UserScreen[] = ['inbox', 'sent', 'setting', 'clientSettings'];
+const mailboxScreens: UserScreen[] = ['inbox', 'sent', 'setting', 'clientSettings', 'forward'];
 const userScreens: UserScreen[] = UserScreens.filter((screen) => screen !== 'sysAccount');
 
 /**

@@ -32,6 +32,7 @@ export interface Database {
   retired_addresses: RetiredAddressTable;
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
+  mail_forwards: MailForwardTable;
 }
 
 export interface SystemAccountTable {
@@ -363,6 +364,10 @@ export interface SentMessageTable {
   size: number;
   sha256: string;
   created_at: number;
+  /** migration 053: `forward` for a forwarded copy or a returned bounce, listed in no sent folder */
+  kind: Generated<'sent' | 'forward'>;
+  /** migration 053: the envelope sender when it is not from_address (SRS0, or '' for a bounce) */
+  envelope_from: string | null;
 }
 export type SentMessageRow = Selectable<SentMessageTable>;
 
@@ -464,3 +469,16 @@ export interface WebhookDeliveryTable {
   delivered_at: number | null;
 }
 export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
+
+/** A mailbox's forwarding target (migration 053, modules/forwarding). */
+export interface MailForwardTable {
+  mailbox_id: number;
+  forward_to: string;
+  keep_copy: number;
+  enabled: number;
+  created_at: number;
+  updated_at: number;
+  last_skipped_at: number | null;
+  last_skip_reason: string | null;
+}
+export type MailForwardRow = Selectable<MailForwardTable>;

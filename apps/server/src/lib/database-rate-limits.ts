@@ -1,5 +1,6 @@
 import { type Kysely, SqliteAdapter } from 'kysely';
 import type { Engine } from '../db/database.js';
+import type { Queryable } from '../db/repositories/queryable.js';
 import {
   deleteExpiredRateCounters,
   deleteRateCounters,
@@ -55,4 +56,31 @@ export function createDatabaseRateLimits(db: Kysely<Database>): RateLimits {
       },
     };
   };
+}
+
+/**
+ * Counts one event of the database limit `name` (the same window and buckets as
+ * createDatabaseRateLimits) inside the caller's open transaction, and returns the total with it and
+ * how to take it back. For work that must count in the very transaction that does it (a forwarded
+ * copy queued with the received message), where the limiter's own connection would wait for the
+ * transaction's lock (SQLite has one connection).
+ */
+export async function hitRateLimitIn(
+  db: Queryable,
+  engine: Engine,
+  name: string,
+  windowMs: number,
+  key: string,
+): Promise<{ total: number; release: () => Promise<void> }> {
+  const now = Date.now();
+  const bucketMs = Math.max(1, Math.floor(windowMs / 10));
+  const counter = { name: name.slice(0, 64), key: key.slice(0, 200) };
+  const bucket = Math.floor(now / bucketMs);
+  const oldestBucket = Math.floor((now - windowMs) / bucketMs);
+  const total = await recordRateEvent(db, engine, counter, {
+    bucket,
+    oldestBucket,
+    expiresAt: (bucket + 1) * bucketMs + windowMs,
+  });
+  return { total, release: () => takeBackRateEvent(db, counter, oldestBucket) };
 }

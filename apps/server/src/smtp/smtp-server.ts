@@ -33,7 +33,7 @@ export interface InboundPort {
   /** counts one abusive act of a client (see ABUSE); may put its address on the blacklist */
   reportAbuse(ip: string, act: AbuseAct): Promise<void>;
   maxMessageBytes(): Promise<number>;
-  checkRecipient(address: string, declaredSize: number): Promise<RecipientCheck>;
+  checkRecipient(address: string, declaredSize: number, mailFrom?: string): Promise<RecipientCheck>;
   spool(source: Readable): Promise<Spool>;
   discard(spool: Spool): Promise<void>;
   deliver(spool: Spool, envelope: Envelope): Promise<{ messageIds: number[]; discarded: boolean }>;
@@ -165,7 +165,12 @@ export function createSmtpHandlers(
 
     async onRcptTo(address: SMTPServerAddress, session: SMTPServerSession): Promise<void> {
       if (session.envelope.rcptTo.length >= SMTP_LIMITS.maxRecipients) throw Replies.tooManyRecipients();
-      const check = await port.checkRecipient(address.address, declaredSize(session.envelope.mailFrom));
+      const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+      const check = await port.checkRecipient(
+        address.address,
+        declaredSize(session.envelope.mailFrom),
+        mailFrom,
+      );
       const refused = check.full
         ? 'mailbox full'
         : check.pendingDomain
@@ -269,7 +274,7 @@ export async function startSmtpServer(
       await services.firewall.ban(ip, reason, ABUSE.banMinutes, 'smtp');
     },
     maxMessageBytes: () => services.inbound.maxMessageBytes(),
-    checkRecipient: (address, size) => services.inbound.checkRecipient(address, size),
+    checkRecipient: (address, size, mailFrom) => services.inbound.checkRecipient(address, size, mailFrom),
     spool: (source) => services.inbound.spool(source),
     discard: (spool) => services.inbound.discard(spool),
     async deliver(spool, envelope) {

@@ -1,8 +1,8 @@
 /**
  * The store worker (see message-store.ts): a thread that stores inbound mail with its own database
  * connection, through the very `deliver` the rest of the program uses. It composes only what that
- * needs: settings, content filters, mail events (NOTIFY on PostgreSQL without Redis), the webhook enqueue (in the
- * storing transaction) and the inbound service.
+ * needs: settings, content filters, mail events (NOTIFY on PostgreSQL without Redis), the webhook
+ * enqueue and the forwarded copies (both in the storing transaction) and the inbound service.
  * On SQLite it also keeps the search index up with new mail (db/search-index.ts).
  *
  * On SQLite this connection and the main thread's are two writers of one file: every transaction
@@ -15,6 +15,7 @@ import { EVENT_CHANNELS } from '../lib/cross-process.js';
 import { silentEventTransport } from '../lib/event-transport.js';
 import { postgresEventTransport } from '../lib/postgres-event-transport.js';
 import { createFilterService } from '../modules/filters/index.js';
+import { createForwardingHook } from '../modules/forwarding/index.js';
 import {
   createInboundAuthenticator,
   createInboundService,
@@ -45,6 +46,13 @@ const log = { info: logAt('info'), warn: logAt('warn'), error: logAt('error') };
 // A few connections are plenty for one thread (PostgreSQL; SQLite has one).
 const database = openDatabase({ databaseUrl: data.databaseUrl, dataDir: data.dataDir, poolSize: 4, log });
 const settings = createSettingsService(database.db);
+const forwarding = createForwardingHook({
+  db: database.db,
+  engine: database.engine,
+  settings,
+  mailHostname: data.mailHostname,
+  log,
+});
 const inbound = createInboundService({
   db: database.db,
   engine: database.engine,
@@ -59,6 +67,7 @@ const inbound = createInboundService({
   log,
   afterStore: webhookEnqueuer(database.engine),
   authenticator: createInboundAuthenticator({ dnsServers: data.dnsServers, mailHostname: data.mailHostname }),
+  forwarding,
 });
 
 async function store(request: StoreRequest): Promise<StoreReply> {

@@ -24,6 +24,7 @@ import type {
   ErrorCodeValue,
   Filter,
   FilterList,
+  ForwardSetting,
   GetVarResponse,
   ImportEmailAccountData,
   LoginData,
@@ -183,6 +184,9 @@ export interface ApiBodies {
   'user/getWebhookDeliveries': ApiEnvelope<PageOf<WebhookDelivery>>;
   'user/getTelegram': ApiEnvelope<TelegramSettings>;
   'user/setTelegram': Done;
+  // mail forwarding
+  'user/getForward': ApiEnvelope<ForwardSetting>;
+  'user/setForward': ApiEnvelope<ForwardSetting>;
   'admin/getSysAccount': ApiEnvelope<PageOf<SysAccount>>;
   'admin/createSysAccount': ApiEnvelope<SysAccount>;
   'admin/editSysAccount': ApiEnvelope<SysAccount>;

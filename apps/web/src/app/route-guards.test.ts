@@ -77,7 +77,9 @@ describe('route guards', () => {
     expect(screensOf('user')).not.toContain('sysAccount');
     expect(screensOf('mailbox')).toContain('inbox');
     expect(
-      screensOf('mailbox').every((screen) => ['inbox', 'sent', 'setting', 'clientSettings'].includes(screen)),
+      screensOf('mailbox').every((screen) =>
+        ['inbox', 'sent', 'setting', 'clientSettings', 'forward'].includes(screen),
+      ),
     ).toBe(true);
     expect(screensOf('anonymous')).toEqual([]);
   });

@@ -35,6 +35,7 @@ const userScreenModules: Partial<Record<UserScreen, RouteObject['lazy']>> = {
   version: () => import('./routes/user/version'),
   safe: () => import('./routes/user/safe'),
   clientSettings: () => import('./routes/user/client-settings'),
+  forward: () => import('./routes/user/forward'),
 };
 
 /**

@@ -14,6 +14,7 @@ import {
   SafetyOutlined,
   SendOutlined,
   SettingOutlined,
+  ShareAltOutlined,
   ShopOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
@@ -85,6 +86,7 @@ export const userScreens: readonly UserScreenEntry[] = [
   userScreen('version', '版本信息', InfoCircleOutlined),
   userScreen('safe', '安全中心', SafetyOutlined),
   userScreen('clientSettings', '客户端设置', DesktopOutlined),
+  userScreen('forward', '邮件转发', ShareAltOutlined),
 ];
 
 /** /user itself needs a login and lands on the inbox. */

@@ -96,7 +96,8 @@ export async function listLeasedDeliveries(
       'outbound_queue.id',
       'outbound_queue.rcpt',
       'sent_messages.id as sentId',
-      'sent_messages.from_address as from',
+      // The envelope sender: SRS0 for a forwarded copy, empty for a returned bounce (migration 053).
+      (eb) => eb.fn.coalesce('sent_messages.envelope_from', 'sent_messages.from_address').as('from'),
       'sent_messages.size',
     ])
     .where('outbound_queue.id', 'in', ids)

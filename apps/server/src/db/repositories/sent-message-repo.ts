@@ -17,7 +17,8 @@ function scoped(
   db: Queryable,
   scope: SentMessageScope,
 ): SelectQueryBuilder<Database, 'sent_messages', object> {
-  const query = db.selectFrom('sent_messages');
+  // Forwarded copies and returned bounces (migration 053) use the queue but are nobody's sent mail.
+  const query = db.selectFrom('sent_messages').where('kind', '=', 'sent');
   if (scope.kind === 'mailbox') return query.where('mailbox_id', '=', scope.mailboxId);
   if (scope.kind === 'account') return query.where('account_id', '=', scope.accountId);
   return query;
@@ -123,7 +124,10 @@ export async function countSentMessagesByDay(
   since: number,
   days: DayBuckets,
 ): Promise<{ day: number; count: number }[]> {
-  let query = db.selectFrom('sent_messages').where('sent_messages.created_at', '>=', since);
+  let query = db
+    .selectFrom('sent_messages')
+    .where('sent_messages.kind', '=', 'sent')
+    .where('sent_messages.created_at', '>=', since);
   if (scope.kind === 'owner') query = query.where('sent_messages.account_id', '=', scope.ownerId);
   const day = sql<number>`(${sql.ref('sent_messages.created_at')} + ${sql.lit(days.offset)}) / ${sql.lit(days.length)}`;
   return query

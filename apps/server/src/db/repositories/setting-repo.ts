@@ -20,3 +20,16 @@ export async function saveSetting(db: Queryable, key: string, value: string): Pr
     .onConflict((conflict) => conflict.column('key').doUpdateSet({ value }))
     .execute();
 }
+
+/**
+ * Stores `value` under `key` unless the key holds something already, and returns what the key
+ * holds afterwards: of processes racing to create a secret, all end up with the first one's.
+ */
+export async function saveSettingIfAbsent(db: Queryable, key: string, value: string): Promise<string> {
+  await db
+    .insertInto('settings')
+    .values({ key, value })
+    .onConflict((conflict) => conflict.column('key').doNothing())
+    .execute();
+  return (await findSettingValue(db, key)) ?? value;
+}

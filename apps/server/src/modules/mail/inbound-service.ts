@@ -72,6 +72,46 @@ export interface DeliverOptions {
 }
 
 /**
+ * Forwarding (modules/forwarding), seen from delivery: the SRS0 addresses it answers for, and the
+ * copies it queues inside the storing transaction. Injected, so that this module knows nothing of
+ * the outbound queue.
+ */
+export interface ForwardingHook {
+  /** The original sender an SRS0 address on one of our domains stands for, or null (not SRS, forged, expired). */
+  reverse(address: string): Promise<string | null>;
+  /**
+   * Outside any transaction (SQLite has one connection): what forwarding this delivery needs, or
+   * null when no recipient forwards and there is no SRS0 recipient.
+   */
+  plan(mailboxes: RecipientMailbox[], returns: SrsReturn[]): Promise<ForwardPlan | null>;
+}
+
+/** A message to an SRS0 address of ours (a bounce of a forwarded copy), to go back to `to`. */
+export interface SrsReturn {
+  rcpt: string;
+  to: string;
+}
+
+export interface ForwardPlan {
+  /**
+   * Inside the storing transaction: queues the forwarded copies and the SRS returns. Returns the
+   * mailboxes that keep no local copy (their copy was queued and the owner wants none); a copy
+   * that is not forwarded (limits, loops, policy) is always kept.
+   */
+  enqueue(
+    trx: Transaction<Database>,
+    message: {
+      source: string | Buffer;
+      size: number;
+      sha256: string;
+      envelope: Envelope;
+      parsed: ParsedMail | null;
+      spam(mailboxId: number): boolean;
+    },
+  ): Promise<Set<number>>;
+}
+
+/**
  * A received message between DATA and the commit: held in memory when small (most mail), in a
  * file under `DATA_DIR/tmp` when larger, so that a big message is never held whole in memory.
  * Either way it was read from the socket exactly once.
@@ -142,8 +182,10 @@ export function createInboundService(deps: {
   afterStore?: (trx: Transaction<Database>, messageIds: number[]) => Promise<void>;
   /** checks SPF, DKIM and DMARC of mail from the network (the store worker has one) */
   authenticator?: InboundAuthenticator;
+  /** forwarding copies and SRS0 returns (modules/forwarding) */
+  forwarding?: ForwardingHook;
 }) {
-  const { db, engine, settings, filters, events, log, afterStore, authenticator } = deps;
+  const { db, engine, settings, filters, events, log, afterStore, authenticator, forwarding } = deps;
 
   /** The authentication verdict of a message from the network; null for local mail. */
   async function authenticate(spool: Spool, envelope: Envelope): Promise<AuthVerdict | null> {
@@ -198,14 +240,23 @@ export function createInboundService(deps: {
 
     /**
      * RCPT TO: the address must be an enabled, unexpired mailbox (address or account) on one of
-     * our domains. `declaredSize` is the SIZE parameter of MAIL FROM (RFC 1870), when given.
+     * our domains. `declaredSize` is the SIZE parameter of MAIL FROM (RFC 1870), when given;
+     * `mailFrom` the envelope sender (an SRS0 address takes only bounces, see srsReturns).
      */
-    async checkRecipient(address: string, declaredSize: number): Promise<RecipientCheck> {
+    async checkRecipient(address: string, declaredSize: number, mailFrom = ''): Promise<RecipientCheck> {
       const normalized = address.trim().toLowerCase();
       // No mailbox has a NUL in its address, and PostgreSQL refuses one in a query parameter.
       if (normalized.includes('\0')) return { accepted: false, full: false };
       const [mailbox] = await liveMailboxes([normalized]);
-      if (!mailbox) return { accepted: false, full: false, ...(await whyUnknown(normalized)) };
+      if (!mailbox) {
+        // A bounce to the SRS0 envelope sender of a copy we forwarded goes back to its original
+        // sender; a made-up or expired SRS0 address, or one sent anything but a bounce, is unknown
+        // like any other address.
+        if (mailFrom === '' && forwarding && (await forwarding.reverse(normalized)) !== null) {
+          return { accepted: true, full: false };
+        }
+        return { accepted: false, full: false, ...(await whyUnknown(normalized)) };
+      }
       const full =
         mailbox.quota_bytes > 0 &&
         (mailbox.used_bytes >= mailbox.quota_bytes || overQuota(mailbox, declaredSize));
@@ -277,7 +328,16 @@ export function createInboundService(deps: {
       try {
         const unique = [...new Set(envelope.recipients.map((r) => r.trim().toLowerCase()))];
         const mailboxes = await liveMailboxes(unique);
-        if (mailboxes.length === 0) throw new DeliveryError('no-recipients', 'no such mailbox');
+        const returns = envelope.mailFrom === '' ? await srsReturns(unique, mailboxes) : [];
+        if (mailboxes.length === 0 && returns.length === 0) {
+          throw new DeliveryError('no-recipients', 'no such mailbox');
+        }
+        const plan = forwarding ? await forwarding.plan(mailboxes, returns) : null;
+        if (mailboxes.length === 0 && plan) {
+          // Only SRS0 recipients: nothing to parse, filter or store here, the message goes back.
+          await storeReturnsOnly(slot, spool, envelope, plan);
+          return { messageIds: [], discarded: false };
+        }
         if (mailboxes.some((mailbox) => overQuota(mailbox, spool.size))) {
           throw new DeliveryError('quota', 'mailbox quota exceeded');
         }
@@ -318,7 +378,7 @@ export function createInboundService(deps: {
         // A message cannot be refused for some recipients after DATA (RFC 5321 section 3.3: one
         // reply for the transaction), so a mix of reject and accept drops it for the rejecting ones.
         const keep = mailboxes.filter((mailbox) => !['reject', 'discard'].includes(actionFor(mailbox)));
-        if (keep.length === 0) return { messageIds: [], discarded: true };
+        if (keep.length === 0 && returns.length === 0) return { messageIds: [], discarded: true };
 
         const messageIds = await store(
           slot,
@@ -331,6 +391,7 @@ export function createInboundService(deps: {
           (mailbox) => actionFor(mailbox) === 'spam' || verdict?.junk === true || verdict?.reject === true,
           verdict,
           options,
+          plan,
         );
         if (parsed.error) {
           log.warn(
@@ -355,6 +416,45 @@ export function createInboundService(deps: {
     },
   };
 
+  /**
+   * The SRS0 recipients among `addresses` that no mailbox has, with the sender each stands for.
+   * Only for mail with the empty envelope sender (bounces, and auto-replies as RFC 3834 section 3.3
+   * asks): anything else to an SRS0 address would let whoever learnt one send arbitrary mail to its
+   * original sender through us.
+   */
+  async function srsReturns(addresses: string[], mailboxes: RecipientMailbox[]): Promise<SrsReturn[]> {
+    if (!forwarding) return [];
+    const known = new Set(mailboxes.map((mailbox) => mailbox.address.toLowerCase()));
+    const returns: SrsReturn[] = [];
+    for (const rcpt of addresses) {
+      if (known.has(rcpt)) continue;
+      const to = await forwarding.reverse(rcpt);
+      if (to !== null) returns.push({ rcpt, to });
+    }
+    return returns;
+  }
+
+  /** Queues the SRS0 returns of a message that has no local recipient, in one transaction. */
+  async function storeReturnsOnly(
+    slot: CommitSlot | null,
+    spool: Spool,
+    envelope: Envelope,
+    plan: ForwardPlan,
+  ): Promise<void> {
+    const transaction = async (trx: Transaction<Database>) => {
+      await requireSynchronousCommit(trx, engine);
+      await plan.enqueue(trx, {
+        source: spoolSource(spool),
+        size: spool.size,
+        sha256: spool.sha256,
+        envelope,
+        parsed: null,
+        spam: () => false,
+      });
+    };
+    await (slot ? slot.run(transaction) : db.transaction().execute(transaction));
+  }
+
   async function store(
     slot: CommitSlot | null,
     spool: Spool,
@@ -364,12 +464,30 @@ export function createInboundService(deps: {
     isSpam: (mailbox: RecipientMailbox) => boolean,
     verdict: AuthVerdict | null,
     options: DeliverOptions,
+    plan: ForwardPlan | null,
   ): Promise<number[]> {
     const transaction = async (trx: Transaction<Database>) => {
       // A server configured with synchronous_commit=off would otherwise acknowledge mail that a
       // crash can still lose.
       await requireSynchronousCommit(trx, engine);
       const prefix = verdict ? Buffer.from(verdict.header, 'utf8') : null;
+      // Forwarded copies first: a mailbox whose owner keeps no copy gets no row below. The copies
+      // are queued in this transaction, so they commit with the message or not at all.
+      const noLocalCopy = plan
+        ? await plan.enqueue(trx, {
+            source: spoolSource(spool),
+            size: spool.size,
+            sha256: spool.sha256,
+            envelope,
+            parsed,
+            spam: (mailboxId) => mailboxes.some((mailbox) => mailbox.id === mailboxId && isSpam(mailbox)),
+          })
+        : new Set<number>();
+      const stored = mailboxes.filter((mailbox) => !noLocalCopy.has(mailbox.id));
+      if (stored.length === 0) {
+        if (options.beforeCommit && !(await options.beforeCommit(trx))) throw new CommitDeclined();
+        return [];
+      }
       const rawId = await insertRaw(trx, spoolSource(spool), spool.size, spool.sha256, prefix);
       const storedSize = spool.size + (prefix?.length ?? 0);
       const auth = verdict ? JSON.stringify(verdict.auth) : null;
@@ -377,7 +495,7 @@ export function createInboundService(deps: {
       const snippet = snippetOf(parsed.text ?? '');
       const code = findVerificationCode(parsed);
       const rows: NewMessageInFolder[] = [];
-      for (const mailbox of mailboxes) {
+      for (const mailbox of stored) {
         // The quota check and the accounting in one statement, so concurrent deliveries cannot both
         // squeeze under the limit.
         if (!(await addMailboxUsageWithinQuota(trx, mailbox.id, storedSize))) {

@@ -10,7 +10,16 @@ export type {
 export { createFolderService, FolderError } from './folder-service.js';
 export type { AuthResult, MessageAuth } from './inbound-auth.js';
 export { createInboundAuthenticator, parseMessageAuth } from './inbound-auth.js';
-export type { DeliveryFailure, Envelope, InboundService, RecipientCheck, Spool } from './inbound-service.js';
+export type {
+  DeliveryFailure,
+  Envelope,
+  ForwardingHook,
+  ForwardPlan,
+  InboundService,
+  RecipientCheck,
+  Spool,
+  SrsReturn,
+} from './inbound-service.js';
 export { CommitDeclined, createInboundService, DeliveryError } from './inbound-service.js';
 export type { MailEvents } from './mail-events.js';
 export { createMailEvents } from './mail-events.js';

@@ -78,6 +78,26 @@ export interface Sender {
 /** Mailboxes that anyone can get without paying or being given one (auth-service regEmail). */
 const VISITOR_SOURCES = new Set(['temporary', 'register']);
 
+/**
+ * A mailbox nobody vouches for: temporary (no password) or registered by a visitor. It reaches only
+ * the service's own domains unless `anonymousSend` is on.
+ */
+export function isAnonymousMailbox(mailbox: { passwordless: boolean; source: string }): boolean {
+  return mailbox.passwordless || isVisitorMailbox(mailbox.source);
+}
+
+/**
+ * A mailbox a visitor made for itself (regEmail: temporary or with a password). Forwarding asks
+ * only this: an address the domain's owner created has no password either (its mail is read by the
+ * owner), but the owner vouches for it.
+ */
+export function isVisitorMailbox(source: string): boolean {
+  return VISITOR_SOURCES.has(source);
+}
+
+/** The database counters of `sendPerHour` and `sendPerDay`, keyed `mailbox:<id>` or `account:<id>`. */
+export const SEND_COUNTERS = { hour: 'sends-hour', day: 'sends-day' } as const;
+
 function normalizeAddress(address: string): string {
   return address.trim().toLowerCase();
 }
@@ -198,7 +218,10 @@ export function createSendingService(deps: SendingDeps) {
         domain: domainName,
         accountId: mailbox.owner_id,
         mailboxId: mailbox.id,
-        anonymous: mailbox.password_hash === null || VISITOR_SOURCES.has(mailbox.source),
+        anonymous: isAnonymousMailbox({
+          passwordless: mailbox.password_hash === null,
+          source: mailbox.source,
+        }),
       };
     }
     const domain = await findDomainByName(db, domainName);
@@ -228,8 +251,8 @@ export function createSendingService(deps: SendingDeps) {
   // Sends are counted apart from the sent folder (deleting sent items must not refill the
   // allowance) and in the database on both engines (a restart must not either).
   const sendCounters = createDatabaseRateLimits(db);
-  const sendsPerHour = sendCounters('sends-hour', HOUR);
-  const sendsPerDay = sendCounters('sends-day', DAY);
+  const sendsPerHour = sendCounters(SEND_COUNTERS.hour, HOUR);
+  const sendsPerDay = sendCounters(SEND_COUNTERS.day, DAY);
 
   /**
    * Takes one message from the sender's `sendPerHour` and `sendPerDay` allowance (0 = no limit;
@@ -464,7 +487,7 @@ export function createSendingService(deps: SendingDeps) {
       domain: domainOf(address),
       accountId: mailbox.owner_id,
       mailboxId: mailbox.id,
-      anonymous: mailbox.password_hash === null || VISITOR_SOURCES.has(mailbox.source),
+      anonymous: isAnonymousMailbox({ passwordless: mailbox.password_hash === null, source: mailbox.source }),
     };
   }
 

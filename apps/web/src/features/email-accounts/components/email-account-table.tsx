@@ -76,9 +76,11 @@ function UsageCell({ account }: { account: EmailAccount }) {
 export interface EmailAccountTableProps {
   /** where the 客户端设置 screen of one address is (the route wires the screens together) */
   clientSettingsHref?: (email: string) => string;
+  /** where the 邮件转发 screen of one address is */
+  forwardHref?: (email: string) => string;
 }
 
-export function EmailAccountTable({ clientSettingsHref }: EmailAccountTableProps = {}) {
+export function EmailAccountTable({ clientSettingsHref, forwardHref }: EmailAccountTableProps = {}) {
   const { paging, toFirstPage, filterChange, pagination } = useTablePaging();
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
@@ -146,6 +148,13 @@ export function EmailAccountTable({ clientSettingsHref }: EmailAccountTableProps
             <Link to={clientSettingsHref(account.email)}>
               <Button type="link" size="small">
                 客户端设置
+              </Button>
+            </Link>
+          ) : null}
+          {forwardHref ? (
+            <Link to={forwardHref(account.email)}>
+              <Button type="link" size="small">
+                邮件转发
               </Button>
             </Link>
           ) : null}
