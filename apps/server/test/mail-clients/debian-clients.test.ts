@@ -42,7 +42,7 @@ async function deliver(subject: string, body: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ mailClients: true });
+  server = await startTestServer({ mailClients: {} });
   account = await createMailAccount(server, 'debian');
   work = await mkdtemp(join(tmpdir(), 'youju-debian-clients-'));
 });
