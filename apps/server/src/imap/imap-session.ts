@@ -121,7 +121,6 @@ class CommandError extends Error {
   }
 }
 
-
 /**
  * One IMAP4rev1 connection (RFC 3501) with IDLE (RFC 2177), UIDPLUS (RFC 4315), MOVE (RFC 6851),
  * SPECIAL-USE (RFC 6154), LITERAL+ (RFC 7888), ENABLE (RFC 5161), NAMESPACE (RFC 2342), ID
