@@ -1,6 +1,6 @@
 import type { FolderMessageRow } from '../modules/mail/index.js';
 import type { SearchKey } from '../protocols/imap/search-keys.js';
-import { resolveSequenceSet, type SequenceSet } from '../protocols/imap/sequence-set.js';
+import { type SequenceSet, sequenceSetMatcher } from '../protocols/imap/sequence-set.js';
 import { flagsOf } from './imap-flags.js';
 
 /** The text SEARCH compares, per message (decoded: subject, people, body text). */
@@ -40,9 +40,17 @@ function needsText(key: SearchKey): boolean {
   }
 }
 
+/** Each set of a SEARCH resolved once per largest number, not once per message it is tested on. */
+const matchers = new WeakMap<object, { largest: number; test: (number: number) => boolean }>();
+
 function inSet(set: SequenceSet, number: number, largest: number): boolean {
   if (set === '$') return false;
-  return resolveSequenceSet(set, largest).some(([from, to]) => number >= from && number <= to);
+  let matcher = matchers.get(set);
+  if (matcher?.largest !== largest) {
+    matcher = { largest, test: sequenceSetMatcher(set, largest) };
+    matchers.set(set, matcher);
+  }
+  return matcher.test(number);
 }
 
 /** Day `YYYY-MM-DD` of an epoch time, in UTC (RFC 3501 leaves the zone to the server). */

@@ -39,6 +39,7 @@ import {
   parseSequenceSet as parseSequenceSetStrict,
   resolveSequenceSet,
   type SequenceSet,
+  sequenceSetMatcher,
 } from '../protocols/imap/sequence-set.js';
 import { flagOf, parseStoreArguments } from '../protocols/imap/store-arguments.js';
 import { decodeSaslPlain } from '../protocols/sasl/sasl-plain.js';
@@ -119,8 +120,6 @@ class CommandError extends Error {
     super(message);
   }
 }
-
-const CRLF = Buffer.from('\r\n');
 
 /**
  * One IMAP4rev1 connection (RFC 3501) with IDLE (RFC 2177), UIDPLUS (RFC 4315), MOVE (RFC 6851),
@@ -824,10 +823,10 @@ export class ImapSession {
     // An empty folder has no numbers to name: `1:*` there finds nothing (clients send it blindly).
     if (messages.length === 0) return [];
     if (byUid) {
-      const ranges = resolveSequenceSet(set, messages[messages.length - 1]?.uid ?? 0);
+      const has = sequenceSetMatcher(set, messages[messages.length - 1]?.uid ?? 0);
       const indexes: number[] = [];
       messages.forEach((message, index) => {
-        if (ranges.some(([from, to]) => message.uid >= from && message.uid <= to)) indexes.push(index);
+        if (has(message.uid)) indexes.push(index);
       });
       return indexes;
     }
@@ -879,8 +878,11 @@ export class ImapSession {
       const options = parsed.returnOptions.length === 0 ? ['ALL'] : parsed.returnOptions;
       const data: ImapData[] = [{ atom: 'ESEARCH' }, [{ atom: 'TAG' }, tag]];
       if (byUid) data.push({ atom: 'UID' });
-      if (numbers.length > 0 && options.includes('MIN')) data.push({ atom: 'MIN' }, Math.min(...numbers));
-      if (numbers.length > 0 && options.includes('MAX')) data.push({ atom: 'MAX' }, Math.max(...numbers));
+      // `numbers` is in folder order, so ascending; Math.min(...numbers) would overflow the call
+      // stack past some 100,000 results.
+      if (numbers.length > 0 && options.includes('MIN')) data.push({ atom: 'MIN' }, numbers[0] as number);
+      if (numbers.length > 0 && options.includes('MAX'))
+        data.push({ atom: 'MAX' }, numbers[numbers.length - 1] as number);
       if (options.includes('COUNT')) data.push({ atom: 'COUNT' }, numbers.length);
       if (numbers.length > 0 && options.includes('ALL'))
         data.push({ atom: 'ALL' }, { atom: formatSequenceSet(numbers) });
@@ -969,8 +971,22 @@ export class ImapSession {
     const raw = needsRaw ? await readAll(this.deps.folders.raw(current.raw_id)) : null;
     const tree = raw ? parseMimeTree(raw) : null;
 
-    const pieces: (Buffer | { stream: true })[] = [Buffer.from(`* ${index + 1} FETCH (`)];
-    const items: (Buffer | { stream: true })[][] = [];
+    // Each item is written (and drained) as soon as it is made: a FETCH naming the same large
+    // section thousands of times (`BODY.PEEK[] BODY.PEEK[] …` fits 64 KiB thousands of times) must
+    // not hold all its copies in memory at once.
+    let items: (Buffer | { stream: true })[][] = [];
+    let written = 0;
+    const flush = async () => {
+      for (const item of items) {
+        await this.client.writeAndDrain(Buffer.from(written === 0 ? `* ${index + 1} FETCH (` : ' '));
+        written++;
+        for (const piece of item) {
+          if (Buffer.isBuffer(piece)) await this.client.writeAndDrain(piece);
+          else await this.streamBody(current);
+        }
+      }
+      items = [];
+    };
     let flagsSent = false;
     for (const attribute of attributes) {
       const name = Buffer.from(`${fetchResponseName(attribute)} `, 'latin1');
@@ -1034,22 +1050,13 @@ export class ImapSession {
           break;
         }
       }
+      await flush();
     }
     if (marksSeen && current !== message && !flagsSent) {
       items.push([Buffer.from('FLAGS '), formatData(flagsOf(current).map((atom) => ({ atom })))]);
     }
-    items.forEach((item, position) => {
-      if (position > 0) pieces.push(Buffer.from(' '));
-      pieces.push(...item);
-    });
-    pieces.push(Buffer.from(')'), CRLF);
-    for (const piece of pieces) {
-      if (Buffer.isBuffer(piece)) {
-        await this.client.writeAndDrain(piece);
-      } else {
-        await this.streamBody(current);
-      }
-    }
+    await flush();
+    await this.client.writeAndDrain(Buffer.from(written === 0 ? `* ${index + 1} FETCH ()\r\n` : ')\r\n'));
   }
 
   /** A large message's bytes, streamed; exactly `size` of them whatever the store holds now. */
@@ -1073,7 +1080,8 @@ export class ImapSession {
     const indexes = this.resolve(selected, parsed.sequence, byUid);
     const groups = new Map<string, { state: FlagState; ids: number[] }>();
     const modified: number[] = [];
-    const changed: number[] = [];
+    // A Set: STORE over `1:*` of a big folder asks "changed?" once per message.
+    const changed = new Set<number>();
     for (const index of indexes) {
       const message = selected.messages[index] as FolderMessageRow;
       if (parsed.unchangedSince !== null && message.modseq > parsed.unchangedSince) {
@@ -1088,7 +1096,7 @@ export class ImapSession {
       group.ids.push(message.id);
       groups.set(key, group);
       selected.messages[index] = { ...message, ...next };
-      changed.push(index);
+      changed.add(index);
     }
     for (const [key, group] of groups) {
       const changes = JSON.parse(key) as ReturnType<typeof flagChanges>;
@@ -1105,7 +1113,7 @@ export class ImapSession {
     if (!parsed.silent || this.condstore) {
       for (const index of indexes) {
         const message = selected.messages[index];
-        if (!message || (parsed.silent && !changed.includes(index))) continue;
+        if (!message || (parsed.silent && !changed.has(index))) continue;
         this.write(this.flagsResponse(index + 1, message, byUid));
       }
     }

@@ -58,7 +58,28 @@ export function resolveSequenceSet(set: SequenceRange[], largest: number): Array
 }
 
 export function sequenceSetHas(set: SequenceRange[], number: number, largest: number): boolean {
-  return resolveSequenceSet(set, largest).some(([from, to]) => number >= from && number <= to);
+  return sequenceSetMatcher(set, largest)(number);
+}
+
+/**
+ * A membership test resolved once: a binary search over the merged ranges. A 64 KiB command line
+ * holds some 10,000 ranges (`1,3,5,…`); testing every message of a big folder against every range,
+ * or resolving the set again for each message, would hold the event loop for seconds per command.
+ */
+export function sequenceSetMatcher(set: SequenceRange[], largest: number): (number: number) => boolean {
+  const ranges = resolveSequenceSet(set, largest);
+  return (number) => {
+    let low = 0;
+    let high = ranges.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const [from, to] = ranges[middle] as [number, number];
+      if (number < from) high = middle - 1;
+      else if (number > to) low = middle + 1;
+      else return true;
+    }
+    return false;
+  };
 }
 
 /** Numbers written as a compact set, sorted, `1:3,7`. */
