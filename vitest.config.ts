@@ -19,6 +19,10 @@ export default defineConfig({
           name: 'server',
           include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
           globalSetup: ['apps/server/test/support/compile-server.ts'],
+          // The files of a run share one module graph: the server's source is loaded once per worker
+          // instead of once per file (most of the suite's import time). Every test builds its own
+          // servers and databases, and no source module keeps state across servers.
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
