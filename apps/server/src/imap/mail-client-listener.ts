@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import {
   createSecureContext,
@@ -75,6 +76,8 @@ export async function startMailClientListener(
   const open = new Map<string, number>();
   let total = 0;
   const shutdown = new AbortController();
+  // Every open session listens for the shutdown: as many as the listener admits, not a leak.
+  setMaxListeners(limits.maxClients + 50, shutdown.signal);
 
   async function accept(socket: Socket, secure: boolean): Promise<void> {
     const remoteAddress = socket.remoteAddress ?? '';
