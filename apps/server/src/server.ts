@@ -46,6 +46,9 @@ async function main(): Promise<void> {
       process.exit(0);
     }, SHUTDOWN_LIMITS.deadlineMs);
     for (const listener of listeners) void listener.close();
+    // The HTTP port too: requests in flight finish, idle keep-alive connections close (Fastify's
+    // own close later finds the server stopped, which it accepts).
+    app.server.close();
     // Then, in the app's order: live streams ended with a retry hint, long polls answered,
     // webhook and outbound deliveries in flight handed back to their queues, the listeners'
     // sessions finished, the HTTP server, the store worker, the database last.
