@@ -23,6 +23,16 @@ COPY . .
 ARG PERMISSION_KEY
 RUN PERMISSION_KEY="${PERMISSION_KEY}" node scripts/build.mjs --force \
  && npm prune --omit=dev --no-audit --no-fund
+# What runs, gathered in /runtime: the built code, the production dependencies, including the ones
+# npm keeps inside a workspace (apps/server/node_modules when two versions of a package are needed).
+RUN mkdir -p /runtime/scripts \
+ && cp -a package.json package-lock.json CHANGELOG.md node_modules /runtime/ \
+ && cp scripts/youju.mjs /runtime/scripts/ \
+ && for workspace in packages/contract apps/server apps/web; do \
+      mkdir -p "/runtime/$workspace" \
+      && cp -a "$workspace/package.json" "$workspace/dist" "/runtime/$workspace/" \
+      && if [ -d "$workspace/node_modules" ]; then cp -a "$workspace/node_modules" "/runtime/$workspace/"; fi; \
+    done
 
 # ---- run: the built program and its production dependencies ------------------------------------
 FROM node:20-bookworm-slim
@@ -39,15 +49,7 @@ WORKDIR /app
 RUN groupadd --system youju \
  && useradd --system --gid youju --home-dir /data --shell /usr/sbin/nologin youju \
  && mkdir -p /data && chown youju:youju /data && chmod 0700 /data
-COPY --from=build --chown=root:root /app/package.json /app/package-lock.json /app/CHANGELOG.md ./
-COPY --from=build --chown=root:root /app/node_modules ./node_modules
-COPY --from=build --chown=root:root /app/packages/contract/package.json ./packages/contract/
-COPY --from=build --chown=root:root /app/packages/contract/dist ./packages/contract/dist
-COPY --from=build --chown=root:root /app/apps/server/package.json ./apps/server/
-COPY --from=build --chown=root:root /app/apps/server/dist ./apps/server/dist
-COPY --from=build --chown=root:root /app/apps/web/package.json ./apps/web/
-COPY --from=build --chown=root:root /app/apps/web/dist ./apps/web/dist
-COPY --from=build --chown=root:root /app/scripts/youju.mjs ./scripts/youju.mjs
+COPY --from=build --chown=root:root /runtime /app
 USER youju
 VOLUME ["/data"]
 # HTTP, HTTPS, ACME HTTP-01, SMTP, submission (STARTTLS and implicit TLS), IMAP(S), POP3(S)
