@@ -43,17 +43,18 @@ export async function startHttpsServer(
     if (next) server.setSecureContext(next);
   });
 
-  let closed = false;
-  const close = () =>
-    new Promise<void>((resolve) => {
-      if (closed) return resolve();
-      closed = true;
+  let closing: Promise<void> | null = null;
+  // One shutdown, however often asked (server.ts starts it, the app's preClose awaits it).
+  const close = () => {
+    closing ??= new Promise<void>((resolve) => {
       stopFollowingCertificates();
       if (!server.listening) return resolve();
       server.close(() => resolve());
       // Requests in flight finish; idle keep-alive connections would otherwise hold close() open.
       server.closeIdleConnections();
     });
+    return closing;
+  };
   app.addHook('preClose', close);
 
   await app.ready();

@@ -5,7 +5,10 @@ import { type SecureContext, TLSSocket } from 'node:tls';
  * One mail client's connection as the IMAP and POP3 sessions use it: bytes received and not yet read
  * (the socket paused above `maxPendingBytes`, resumed below half of it), writes that wait for the
  * socket to drain, an idle timeout that says goodbye, closing, and the STARTTLS/STLS upgrade that
- * drops whatever the client sent before the handshake (RFC 3501 section 6.2.1, RFC 2595 section 4).
+ * drops whatever the client sent before the handshake (RFC 3501 section 6.2.1, RFC 2595 section 4),
+ * and the server's shutdown: once `shutdown.signal` aborts, the next read (at once when the session
+ * waits for its client, IDLE included; after the command in progress otherwise) says goodbye and
+ * closes, so no response is cut in the middle.
  */
 export class ClientSocket {
   private socket: Socket;
@@ -14,6 +17,8 @@ export class ClientSocket {
   private paused = false;
   private wake: (() => void) | null = null;
   private ended = false;
+  private stopping = false;
+  private readonly stopListening: () => void = () => {};
 
   constructor(
     socket: Socket,
@@ -21,10 +26,22 @@ export class ClientSocket {
       maxPendingBytes: number;
       /** written when the idle timeout ends the connection */
       farewell: () => Buffer;
+      /** the server is shutting down: `farewell` is written before the connection closes */
+      shutdown?: { signal: AbortSignal; farewell: () => Buffer };
     },
   ) {
     this.socket = socket;
     this.attach(socket);
+    const shutdown = options.shutdown;
+    if (shutdown?.signal.aborted) this.stopping = true;
+    else if (shutdown) {
+      const stop = () => {
+        this.stopping = true;
+        this.wake?.();
+      };
+      shutdown.signal.addEventListener('abort', stop, { once: true });
+      this.stopListening = () => shutdown.signal.removeEventListener('abort', stop);
+    }
   }
 
   get closed(): boolean {
@@ -57,6 +74,7 @@ export class ClientSocket {
   close(): void {
     if (this.ended) return;
     this.ended = true;
+    this.stopListening();
     this.socket.end();
     this.socket.destroySoon?.();
     setTimeout(() => this.socket.destroy(), 1_000).unref();
@@ -67,6 +85,11 @@ export class ClientSocket {
   async nextChunk(): Promise<Buffer | null> {
     for (;;) {
       if (this.ended) return null;
+      if (this.stopping) {
+        if (this.options.shutdown) this.write(this.options.shutdown.farewell());
+        this.close();
+        return null;
+      }
       const chunk = this.pending.shift();
       if (chunk !== undefined) {
         this.pendingBytes -= chunk.length;

@@ -97,6 +97,8 @@ export interface ImapConnectionInfo {
   secure: boolean;
   /** whether LOGIN may happen without TLS (loopback clients, API.md "Standard mail clients") */
   plainLoginAllowed: boolean;
+  /** aborted when the server shuts down: the session says BYE at its next read */
+  shutdown?: AbortSignal;
 }
 
 interface SelectedFolder {
@@ -154,6 +156,16 @@ export class ImapSession {
     this.client = new ClientSocket(socket, {
       maxPendingBytes: this.limits.maxPendingBytes,
       farewell: () => untaggedStatus('BYE', 'autologout: idle for too long'),
+      // RFC 3501 section 7.1.5: BYE, the server is closing the connection; RFC 5530 UNAVAILABLE.
+      ...(info.shutdown
+        ? {
+            shutdown: {
+              signal: info.shutdown,
+              farewell: () =>
+                untaggedStatus('BYE', 'server shutting down, try again later', { name: 'UNAVAILABLE' }),
+            },
+          }
+        : {}),
     });
     this.client.setIdleTimeout(this.limits.unauthenticatedTimeoutMs);
   }

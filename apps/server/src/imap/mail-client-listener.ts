@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import {
   createSecureContext,
@@ -6,6 +7,7 @@ import {
   type TLSSocket,
 } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
+import { SHUTDOWN_LIMITS } from '../lib/shutdown.js';
 import { selfSignedCertificate } from '../modules/certificates/index.js';
 import { isLoopback, sourceKey } from '../smtp/listener.js';
 
@@ -27,6 +29,8 @@ export interface MailClientConnection {
   plainLoginAllowed: boolean;
   /** the STARTTLS/STLS context now, or null when none can be offered */
   secureContext(): SecureContext | null;
+  /** aborted when the listener closes (server shutdown): the session says goodbye and ends */
+  shutdown: AbortSignal;
 }
 
 export interface ListenerHandle {
@@ -71,6 +75,9 @@ export async function startMailClientListener(
 
   const open = new Map<string, number>();
   let total = 0;
+  const shutdown = new AbortController();
+  // Every open session listens for the shutdown: as many as the listener admits, not a leak.
+  setMaxListeners(limits.maxClients + 50, shutdown.signal);
 
   async function accept(socket: Socket, secure: boolean): Promise<void> {
     const remoteAddress = socket.remoteAddress ?? '';
@@ -98,6 +105,7 @@ export async function startMailClientListener(
         secure,
         plainLoginAllowed: isLoopback(remoteAddress) && !options.loopbackIsRemote,
         secureContext: () => context,
+        shutdown: shutdown.signal,
       });
     } catch (error) {
       app.log.warn(`${protocol}: connection failed: ${(error as Error).message}`);
@@ -152,17 +160,32 @@ export async function startMailClientListener(
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  let closed = false;
+  let closing: Promise<void> | null = null;
   const handle: ListenerHandle = {
     port,
     server,
-    async close() {
-      if (closed) return;
-      closed = true;
-      stopFollowing();
-      const done = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      await done;
+    /**
+     * Stops accepting, then every session says goodbye (IMAP `* BYE`, POP3 `-ERR`) at its next
+     * read: at once when it waits for its client (IDLE too), after the command in progress
+     * otherwise. What is still open after the grace period is cut. One shutdown, however often
+     * asked (server.ts starts it, the app's preClose awaits it).
+     */
+    close() {
+      closing ??= (async () => {
+        stopFollowing();
+        const done = new Promise<void>((resolve) => server.close(() => resolve()));
+        shutdown.abort();
+        let timer: NodeJS.Timeout | undefined;
+        const graceOver = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, SHUTDOWN_LIMITS.graceMs);
+        });
+        await Promise.race([done, graceOver]);
+        clearTimeout(timer);
+        // The port stopped listening at server.close(); a TLS handshake still running (not yet a
+        // session) is not waited for.
+        for (const socket of sockets) socket.destroy();
+      })();
+      return closing;
     },
   };
   app.addHook('preClose', async () => handle.close());

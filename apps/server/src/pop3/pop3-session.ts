@@ -48,6 +48,8 @@ export interface Pop3ConnectionInfo {
   remoteAddress: string;
   secure: boolean;
   plainLoginAllowed: boolean;
+  /** aborted when the server shuts down: the session answers -ERR at its next read and closes */
+  shutdown?: AbortSignal;
 }
 
 /**
@@ -77,6 +79,16 @@ export class Pop3Session {
     this.client = new ClientSocket(socket, {
       maxPendingBytes: POP3_LIMITS.maxPendingBytes,
       farewell: () => errResponse('autologout: idle for too long'),
+      // RFC 2449 section 8.1.2 SYS/TEMP: a temporary failure, try again later. Closing without QUIT
+      // never enters the UPDATE state (RFC 1939 section 6): messages marked with DELE stay.
+      ...(info.shutdown
+        ? {
+            shutdown: {
+              signal: info.shutdown,
+              farewell: () => errResponse('server shutting down, try again later', 'SYS/TEMP'),
+            },
+          }
+        : {}),
     });
     this.client.setIdleTimeout(POP3_LIMITS.unauthenticatedTimeoutMs);
   }

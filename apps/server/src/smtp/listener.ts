@@ -211,3 +211,29 @@ export function followCertificates(app: FastifyInstance, server: SMTPServer, sec
     },
   };
 }
+
+/**
+ * Shuts an smtp-server listener down without losing what was acknowledged (RFC 5321 section 3.8:
+ * a server that must shut down answers 421 and closes). It stops accepting at once; every session
+ * waiting for its client's next command (idle, or between commands) gets `421 4.3.2` now, and a
+ * session inside a step (DATA being received and stored, a handler deciding) finishes it, gets its
+ * reply (the 250 only after the commit), then the 421. After `graceMs` what is still open is cut
+ * (smtp-server's closeTimeout): none of it was acknowledged, so its client sends it again.
+ */
+export function closeSmtpServer(server: SMTPServer, graceMs: number): Promise<void> {
+  const reply = Replies.shuttingDown();
+  const farewell = () => {
+    for (const connection of server.connections) {
+      const busy = connection._dataStream || connection._handlerPending || connection._upgrading;
+      // The enhanced code leads the text (ENHANCEDSTATUSCODES is not advertised: smtp-reply.ts).
+      if (!busy) connection.send(reply.responseCode, reply.message, false);
+    }
+  };
+  server.options.closeTimeout = graceMs;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  farewell();
+  // A session finishing its step is told right after its reply: its next command would otherwise
+  // get smtp-server's own 421, without the enhanced code.
+  const timer = setInterval(farewell, 20);
+  return closed.finally(() => clearInterval(timer));
+}

@@ -6,6 +6,7 @@ import {
   type SMTPServerDataStream,
   type SMTPServerSession,
 } from 'smtp-server';
+import { SHUTDOWN_LIMITS } from '../lib/shutdown.js';
 import { DeliveryError, type Envelope, type RecipientCheck, type Spool } from '../modules/mail/index.js';
 import { DataGuard, type DataViolation } from '../protocols/smtp/data-guard.js';
 import { Replies, SmtpReply } from '../protocols/smtp/smtp-reply.js';
@@ -13,6 +14,7 @@ import { greetWithoutDelay } from './greeting.js';
 import {
   appLogger,
   callback,
+  closeSmtpServer,
   createSourceLimiter,
   followCertificates,
   type Logger,
@@ -306,7 +308,6 @@ export async function startSmtpServer(
     disableReverseLookup: true,
     maxClients: SMTP_LIMITS.maxClients,
     socketTimeout: SMTP_LIMITS.socketTimeoutMs,
-    closeTimeout: 5_000,
     logger: false,
     onConnect: (session, done) =>
       callback(() => handlers.onConnect(session), done, log, session, temporaryFailure.atConnect),
@@ -336,22 +337,24 @@ export async function startSmtpServer(
   const boundPort = await listen(server, options.port ?? config.smtpPort, options.host ?? config.host);
   const certificates = followCertificates(app, server, options.secure === true);
 
-  let closed = false;
+  let closing: Promise<void> | null = null;
   // Readiness (/readyz) and the open-session gauge read this listener while it lives.
   const stopTracking = services.health.trackSmtpListener({
-    listening: () => !closed && server.server.listening,
+    listening: () => closing === null && server.server.listening,
     sessions: () => server.connections.size,
   });
   const handle: SmtpServerHandle = {
     port: boundPort,
     server,
     reloadCertificate: certificates.reload,
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      certificates.stop();
-      stopTracking();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+    // One shutdown, however often asked (server.ts starts it, the app's preClose awaits it).
+    close: () => {
+      closing ??= (async () => {
+        certificates.stop();
+        stopTracking();
+        await closeSmtpServer(server, SHUTDOWN_LIMITS.graceMs);
+      })();
+      return closing;
     },
   };
   // Stop taking mail before the HTTP server and the database go away.

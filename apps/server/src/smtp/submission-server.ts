@@ -8,6 +8,7 @@ import {
   type SMTPServerSession,
 } from 'smtp-server';
 import { ApiError } from '../lib/api-error.js';
+import { SHUTDOWN_LIMITS } from '../lib/shutdown.js';
 import { MAX_RECIPIENTS, type Sender } from '../modules/sending/index.js';
 import { DataGuard } from '../protocols/smtp/data-guard.js';
 import { Replies, SmtpReply } from '../protocols/smtp/smtp-reply.js';
@@ -15,6 +16,7 @@ import { greetWithoutDelay } from './greeting.js';
 import {
   appLogger,
   callback,
+  closeSmtpServer,
   createSourceLimiter,
   followCertificates,
   isLoopback,
@@ -253,7 +255,6 @@ export async function startSubmissionServer(
     disableReverseLookup: true,
     maxClients: SUBMISSION_LIMITS.maxClients,
     socketTimeout: SUBMISSION_LIMITS.socketTimeoutMs,
-    closeTimeout: 5_000,
     // smtp-server's logger would print user names; passwords never reach a log either way.
     logger: false,
     onConnect: (session, done) =>
@@ -284,22 +285,24 @@ export async function startSubmissionServer(
 
   const boundPort = await listen(server, port, options.host ?? config.host);
   const certificates = followCertificates(app, server, secure);
-  let closed = false;
+  let closing: Promise<void> | null = null;
   // Readiness (/readyz) and the SMTP-session gauge count this listener beside the inbound ones.
   const stopTracking = services.health.trackSmtpListener({
-    listening: () => !closed && server.server.listening,
+    listening: () => closing === null && server.server.listening,
     sessions: () => server.connections.size,
   });
   const handle: SubmissionServerHandle = {
     port: boundPort,
     server,
     reloadCertificate: certificates.reload,
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      certificates.stop();
-      stopTracking();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+    // One shutdown, however often asked (server.ts starts it, the app's preClose awaits it).
+    close: () => {
+      closing ??= (async () => {
+        certificates.stop();
+        stopTracking();
+        await closeSmtpServer(server, SHUTDOWN_LIMITS.graceMs);
+      })();
+      return closing;
     },
   };
   // Stop taking mail before the HTTP server and the database go away.

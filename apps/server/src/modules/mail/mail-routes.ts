@@ -30,6 +30,8 @@ import { isInlineSafe } from './inline-types.js';
 import { extractAttachment } from './mail-parser.js';
 
 const HEARTBEAT_MS = 15_000;
+/** what a live stream ended by a shutdown asks the browser to wait before reconnecting */
+const RECONNECT_AFTER_SHUTDOWN_MS = 5_000;
 /** Live-inbox streams: a person has a few tabs open, an office shares one address. */
 const EVENT_STREAM_LIMITS = { perCredential: 10, perSource: 100, total: 5000 };
 
@@ -186,7 +188,11 @@ export const mailRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('preClose', async () => {
     clearInterval(heartbeat);
     unsubscribe();
-    for (const client of clients) client.reply.raw.end();
+    // The server is shutting down (or restarting): the stream ends with a reconnection time
+    // (WHATWG HTML "Server-sent events", the retry field) long enough for a restart, so the
+    // browser comes back on its own instead of at once into a closed port.
+    for (const client of clients)
+      client.reply.raw.end(`retry: ${RECONNECT_AFTER_SHUTDOWN_MS}\n: shutting down\n\n`);
     clients.clear();
   });
 

@@ -34,6 +34,10 @@ export const openRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { apiKeys, mail, openApi, rateLimits } = app.services;
   const perKey = rateLimits('open-api-keys', 60_000);
   const waits = createStreamSlots(WAIT_LIMITS);
+  // A shutdown ends the long polls as their timeout would (408: ask again), rather than holding
+  // the HTTP server open for up to a minute.
+  const shuttingDown = new AbortController();
+  app.addHook('preClose', async () => shuttingDown.abort());
   const headerName = API_KEY_HEADER.toLowerCase();
 
   const requireApiKey: onRequestAsyncHookHandler = async (request) => {
@@ -131,7 +135,7 @@ export const openRoutes: FastifyPluginAsyncTypebox = async (app) => {
           await openApi.waitEmail(
             auth,
             { address, timeoutSeconds: timeout ?? 30, ...(after === undefined ? {} : { after }) },
-            gone.signal,
+            AbortSignal.any([gone.signal, shuttingDown.signal]),
           ),
         );
       } finally {

@@ -43,6 +43,11 @@ export const Replies = {
    */
   temporarilyBlocked: () =>
     new SmtpReply(421, '4.7.0', 'Too much suspicious traffic from your address, try again later'),
+  /**
+   * The server is shutting down (RFC 5321 section 3.8: 421, then close; the client retries later,
+   * possibly at another MX). RFC 3463 4.3.2: system not accepting network messages.
+   */
+  shuttingDown: () => new SmtpReply(421, '4.3.2', 'Service shutting down, try again later'),
   /** More sessions from one address than its share: RFC 3463 4.7.0, retried later */
   tooManyConnections: () =>
     new SmtpReply(421, '4.7.0', 'Too many connections from your address, try again later'),
