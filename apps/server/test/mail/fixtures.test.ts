@@ -94,6 +94,7 @@ describe('fixture corpus over a real SMTP socket', () => {
     });
   }
 
+  // 27 MB of base64 each way: minutes on a loaded 2-core machine, so a bound on a hang of three.
   it('receives a 20 MB attachment intact, streamed both ways', async () => {
     const mailbox = await createAddress(server, world);
     const data = randomBytes(20 * 1024 * 1024);
@@ -138,5 +139,5 @@ describe('fixture corpus over a real SMTP socket', () => {
     expect(sha256(file.bytes)).toBe(sha256(data));
     const raw = await download(`user/raw/${item.id}`, world.userToken);
     expect(splitAddedHeaders(raw.bytes).message.equals(content)).toBe(true);
-  });
+  }, 180_000);
 });

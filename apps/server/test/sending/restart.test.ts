@@ -10,6 +10,9 @@ import { startRecordingSmtp } from './sending-helpers.js';
  * in the queue: once mid-transaction at the relay (the row is "sending" under a lease), once
  * between retries (the row is "retrying"). After a restart on the same data, each message reaches
  * the relay exactly once, and the bounce of a refused one is stored once.
+ *
+ * Each test starts the program up to four times, so each gets three minutes: a loaded machine takes
+ * 15 s or more to start it (a bound on a hang, not a measure of speed).
  */
 const ADMIN = { username: 'queueadmin', password: 'queue-admin-password' };
 
@@ -124,7 +127,7 @@ describe('outbound queue across kill -9', () => {
     await fourth.kill();
     await relay.close();
     await laterRelay.close();
-  });
+  }, 180_000);
 
   it('stores the bounce of a refused message once, and a restart after it adds none', async () => {
     const relay = await startRecordingSmtp(() => ({ code: 550, message: '5.1.1 User unknown' }));
@@ -173,5 +176,5 @@ describe('outbound queue across kill -9', () => {
     expect(relay.attempts()).toBe(1);
     await second.kill();
     await relay.close();
-  });
+  }, 180_000);
 });
