@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { startAcmeChallengeServer } from './acme-challenge-server.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { tuneHeap } from './heap.js';
@@ -49,6 +50,8 @@ async function main(): Promise<void> {
   const imaps = await startImapServer(app, { secure: true });
   const pop3 = await startPop3Server(app);
   const pop3s = await startPop3Server(app, { secure: true });
+  // ACME's HTTP-01 responder (ACME_HTTP_PORT) listens before the app is ready, when ACME's first check runs.
+  const acmeChallenge = await startAcmeChallengeServer(app);
   // HTTPS registers its close hook, waits for the app to be ready, then listens.
   const https = await startHttpsServer(app);
   await app.listen({ port: config.port, host: config.host });
@@ -61,6 +64,7 @@ async function main(): Promise<void> {
   if (pop3) app.log.info(`POP3 listening on ${config.host}:${pop3.port}`);
   if (pop3s) app.log.info(`POP3S listening on ${config.host}:${pop3s.port}`);
   if (https) app.log.info(`HTTPS listening on ${config.host}:${https.port}`);
+  if (acmeChallenge) app.log.info(`ACME HTTP-01 listening on ${config.host}:${acmeChallenge.port}`);
 }
 
 main().catch((error: unknown) => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { startAcmeChallengeServer } from '../../src/acme-challenge-server.js';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { startHttpsServer } from '../../src/https-server.js';
@@ -29,6 +30,8 @@ export interface TestServer {
   smtpsPort: number | null;
   /** the HTTPS listener's port when `HTTPS_PORT` was given in `env` (use '0') and a certificate exists */
   httpsPort: number | null;
+  /** the ACME HTTP-01 responder's port when `ACME_EMAIL` (and `ACME_HTTP_PORT`) were given in `env` */
+  acmeChallengePort: number | null;
   /** the IMAP listener's port (STARTTLS) when `mailClients` was given */
   imapPort: number | null;
   /** the IMAPS listener's port when `mailClients` was given and a certificate exists */
@@ -102,6 +105,7 @@ export async function startTestServer(
   const app = await buildApp(config, { logger: false });
   const smtp = await startSmtpServer(app, { port: 0, host: '127.0.0.1' });
   const smtps = await startSmtpsServer(app, { host: '127.0.0.1' });
+  const acmeChallenge = await startAcmeChallengeServer(app, { host: '127.0.0.1' });
   const https = await startHttpsServer(app, { host: '127.0.0.1' });
   const clientListener = {
     port: 0,
@@ -130,6 +134,7 @@ export async function startTestServer(
     smtpPort: smtp.port,
     smtpsPort: smtps?.port ?? null,
     httpsPort: https?.port ?? null,
+    acmeChallengePort: acmeChallenge?.port ?? null,
     imapPort: imap?.port ?? null,
     imapsPort: imaps?.port ?? null,
     pop3Port: pop3?.port ?? null,
