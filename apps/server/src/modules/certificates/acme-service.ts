@@ -129,7 +129,7 @@ export function createAcmeService(options: {
   const renewNowLimit = options.rateLimits('acme-renew-now', RENEW_NOW_WINDOW_MS);
   /** HTTP-01 tokens of the orders in flight → key authorizations (RFC 8555 section 8.3) */
   const tokens = new Map<string, string>();
-  const controller = new AbortController();
+  let controller = new AbortController();
   let state: AcmeState = { ...EMPTY_STATE };
   let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
@@ -338,6 +338,8 @@ export function createAcmeService(options: {
     /** Loads the state and runs the first check soon (after the listeners are up). */
     async start(): Promise<void> {
       if (!config) return;
+      stopped = false;
+      if (controller.signal.aborted) controller = new AbortController();
       await loadState();
       timer = setTimeout(() => void run(false), 0);
       timer.unref();

@@ -1,0 +1,337 @@
+import { X509Certificate } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { connect } from 'node:tls';
+import type { Certificate } from '@youju/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectOk } from '../support/api.js';
+import { installCertificate, makeCertificate } from '../support/certificates.js';
+import { generateTsigKey, type RunningDnsServer, startBind, type TsigKeyFile } from '../support/dns-servers.js';
+import { addDomain } from '../support/fixtures.js';
+import { pebbleInstalled, type RunningPebble, startPebble } from '../support/pebble.js';
+import { freePort } from '../support/ports.js';
+import { SmtpClient } from '../support/smtp-client.js';
+import { startTestServer, stopAll, type TestServer } from '../support/test-server.js';
+import { waitFor } from '../support/wait-for.js';
+
+// BIND's test zone has `ns1.<zone> A 127.0.0.1`: Pebble resolves the HTTP-01 host to loopback there.
+const ZONE = 'acme.youju.test';
+const HOST = `ns1.${ZONE}`;
+const HOUR_MS = 3_600_000;
+
+if (!pebbleInstalled) {
+  console.warn('ACME tests skipped: /usr/bin/pebble is missing (Debian package "pebble")');
+}
+
+async function certificatesOf(server: TestServer, token: string): Promise<Certificate[]> {
+  const { body } = await server.api('GET', 'user/getCertificates', { token });
+  expectOk(body);
+  return body.data.certificates;
+}
+
+async function managed(server: TestServer, token: string, hostname: string): Promise<Certificate> {
+  const found = (await certificatesOf(server, token)).find((entry) => entry.directory === hostname);
+  if (!found) throw new Error(`no certificate entry for ${hostname}`);
+  return found;
+}
+
+/** EHLO, STARTTLS (RFC 3207) with SNI; the certificate the server presented. */
+async function smtpCertificate(port: number, servername: string): Promise<X509Certificate> {
+  const client = await SmtpClient.connect(port);
+  expect((await client.read()).code).toBe(220);
+  expect((await client.command('EHLO client.youju.test')).text).toContain('STARTTLS');
+  expect((await client.command('STARTTLS')).code).toBe(220);
+  await client.startTls(servername);
+  const raw = client.peerCertificate()?.raw;
+  await client.command('QUIT').catch(() => undefined);
+  if (!raw) throw new Error('no peer certificate');
+  return new X509Certificate(raw);
+}
+
+/** Implicit TLS (IMAPS) with SNI; the certificate the server presented. */
+function tlsCertificate(port: number, servername: string): Promise<X509Certificate> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port, servername, rejectUnauthorized: false }, () => {
+      const raw = socket.getPeerCertificate().raw;
+      socket.destroy();
+      resolve(new X509Certificate(raw));
+    });
+    socket.on('error', reject);
+  });
+}
+
+/** A raw HTTP request to the challenge listener: status and body. */
+function challengeGet(
+  port: number,
+  path: string,
+  method = 'GET',
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request({ host: '127.0.0.1', port, path, method, headers }, (response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+describe.skipIf(!pebbleInstalled)('ACME against Pebble on loopback', () => {
+  let key: TsigKeyFile;
+  let bind: RunningDnsServer;
+  let pebble: RunningPebble;
+
+  beforeAll(async () => {
+    key = generateTsigKey('youju-acme');
+    bind = await startBind(ZONE, key);
+    pebble = await startPebble({ dnsServer: bind.address, httpPort: await freePort() });
+  });
+  afterAll(() => stopAll(pebble, bind));
+
+  describe('HTTP-01', () => {
+    let server: TestServer;
+    let admin: string;
+    let shortLived: string;
+
+    beforeAll(async () => {
+      // A 10-day certificate is there at start (an operator's, or an earlier ACME one): renewal is due.
+      const pair = makeCertificate([HOST], 10);
+      shortLived = new X509Certificate(pair.cert).fingerprint256;
+      server = await startTestServer({
+        env: {
+          MAIL_HOSTNAME: HOST,
+          ACME_EMAIL: 'postmaster@acme.youju.test',
+          ACME_DIRECTORY_URL: pebble.directoryUrl,
+          ACME_CA_BUNDLE: pebble.caBundle,
+          ACME_HTTP_PORT: String(pebble.httpPort),
+        },
+        prepareDataDir: (dataDir) => installCertificate(dataDir, HOST, pair),
+        mailClients: {},
+      });
+      admin = await server.adminToken();
+    });
+    afterAll(() => stopAll(server));
+
+    it('renews the near-expiry certificate at start and serves it on SMTP and IMAPS without a restart', async () => {
+      expect(server.acmeChallengePort).toBe(pebble.httpPort);
+      const entry = await waitFor(
+        async () => {
+          const found = await managed(server, admin, HOST);
+          return found.acme?.state === 'valid' || found.acme?.state === 'failed' ? found : null;
+        },
+        { timeoutMs: 60_000, intervalMs: 200, what: 'the ACME order at start' },
+      );
+      expect(entry.acme?.lastError).toBeNull();
+      expect(entry).toMatchObject({ status: 'ok', source: 'acme', hostnames: [HOST] });
+      expect(entry.issuer).toMatch(/Pebble/);
+      // The next renewal is 30 days before the new expiry.
+      const notAfter = Date.parse(entry.notAfter ?? '');
+      expect(Date.parse(entry.acme?.nextRenewalAt ?? '')).toBe(notAfter - 30 * 24 * HOUR_MS);
+
+      const smtp = await smtpCertificate(server.smtpPort, HOST);
+      expect(smtp.fingerprint256).not.toBe(shortLived);
+      expect(smtp.issuer).toMatch(/Pebble/);
+      expect(smtp.subjectAltName).toContain(`DNS:${HOST}`);
+      // IMAPS started with the 10-day certificate and follows the reload too.
+      const imaps = await tlsCertificate(server.imapsPort as number, HOST);
+      expect(imaps.fingerprint256).toBe(smtp.fingerprint256);
+    });
+
+    it('writes the certbot layout, the key and the account key readable by the owner only', async () => {
+      const folder = join(server.dataDir, 'certs', HOST);
+      const fullchain = await readFile(join(folder, 'fullchain.pem'), 'utf8');
+      const cert = await readFile(join(folder, 'cert.pem'), 'utf8');
+      const chain = await readFile(join(folder, 'chain.pem'), 'utf8');
+      expect(fullchain).toBe(cert + chain);
+      expect(new X509Certificate(chain).subject).toMatch(/Pebble/);
+      expect(statSync(join(folder, 'privkey.pem')).mode & 0o777).toBe(0o600);
+      expect(statSync(join(server.dataDir, 'acme', 'account.key')).mode & 0o777).toBe(0o600);
+    });
+
+    it('renews now on request (administrators only, rate-limited)', async () => {
+      const before = (await smtpCertificate(server.smtpPort, HOST)).fingerprint256;
+      const anonymous = await server.api('POST', 'user/renewCertificates', {});
+      expect(anonymous.body.error).not.toBe(0);
+
+      const started = await server.api('POST', 'user/renewCertificates', { token: admin });
+      expectOk(started.body);
+      await server.app.services.acme.settled();
+      const after = await smtpCertificate(server.smtpPort, HOST);
+      expect(after.fingerprint256).not.toBe(before);
+      expect(after.issuer).toMatch(/Pebble/);
+      expect((await managed(server, admin, HOST)).acme).toMatchObject({ state: 'valid', lastError: null });
+
+      // Three in ten minutes, then 429: the CA limits issuance too.
+      for (let call = 0; call < 2; call += 1) {
+        expectOk((await server.api('POST', 'user/renewCertificates', { token: admin })).body);
+        await server.app.services.acme.settled();
+      }
+      const refused = await server.api('POST', 'user/renewCertificates', { token: admin });
+      expect(refused.status).toBe(429);
+      expect(refused.body.msg).toContain('立即续期过于频繁');
+    });
+
+    it('does not renew a certificate that has more than 30 days left', async () => {
+      const before = await managed(server, admin, HOST);
+      await server.app.services.acme.stop();
+      await server.app.services.acme.start();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await server.app.services.acme.settled();
+      const after = await managed(server, admin, HOST);
+      expect(after.acme?.lastAttemptAt).toBe(before.acme?.lastAttemptAt);
+    });
+
+    it('answers only challenge paths with known tokens on the HTTP-01 listener', async () => {
+      const port = server.acmeChallengePort as number;
+      for (const path of [
+        '/',
+        '/.well-known/acme-challenge/',
+        '/.well-known/acme-challenge/unknown-token-aaaaaaaaaaaa',
+        '/.well-known/acme-challenge/../../../etc/passwd',
+        '/.well-known/acme-challenge/%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+        '/api/user/getCertificates',
+        `/.well-known/acme-challenge/${'a'.repeat(5000)}`,
+      ]) {
+        const answer = await challengeGet(port, path);
+        expect([404, 431, 414]).toContain(answer.status);
+        expect(answer.body).not.toContain('root:');
+      }
+      expect((await challengeGet(port, '/.well-known/acme-challenge/abc', 'POST')).status).toBe(404);
+      // Oversized headers are refused before any handler runs.
+      const huge = await challengeGet(port, '/', 'GET', { 'X-Junk': 'x'.repeat(8000) }).catch(() => ({
+        status: 431,
+        body: '',
+      }));
+      expect(huge.status).toBe(431);
+    });
+  });
+
+  describe('failure and backoff', () => {
+    let server: TestServer;
+    let admin: string;
+    let silent: Server;
+
+    beforeAll(async () => {
+      // Nothing listens on this port: the CA is unreachable.
+      const closed = await freePort();
+      server = await startTestServer({
+        env: {
+          MAIL_HOSTNAME: HOST,
+          ACME_EMAIL: 'postmaster@acme.youju.test',
+          ACME_DIRECTORY_URL: `https://127.0.0.1:${closed}/dir`,
+          ACME_CA_BUNDLE: pebble.caBundle,
+          ACME_HTTP_PORT: '0',
+          ACME_CHALLENGE: 'dns-01',
+        },
+      });
+      admin = await server.adminToken();
+    });
+    afterAll(() => stopAll(server, silent ? { close: () => new Promise<void>((r) => silent.close(() => r())) } : null));
+
+    it('records the failure in Chinese and retries after 1 h, then 2 h', async () => {
+      const first = await waitFor(
+        async () => {
+          const found = await managed(server, admin, HOST);
+          return found.acme?.state === 'failed' ? found : null;
+        },
+        { timeoutMs: 30_000, what: 'the failed attempt at start' },
+      );
+      expect(first).toMatchObject({ status: 'missing', source: 'acme', notAfter: null });
+      expect(first.acme?.lastError).toContain('无法连接 ACME 服务器');
+      const attempted = Date.parse(first.acme?.lastAttemptAt ?? '');
+      expect(Date.parse(first.acme?.nextRenewalAt ?? '') - attempted).toBeGreaterThanOrEqual(HOUR_MS - 5000);
+      expect(Date.parse(first.acme?.nextRenewalAt ?? '') - attempted).toBeLessThanOrEqual(HOUR_MS + 5000);
+
+      expectOk((await server.api('POST', 'user/renewCertificates', { token: admin })).body);
+      await server.app.services.acme.settled();
+      const second = await managed(server, admin, HOST);
+      const again = Date.parse(second.acme?.lastAttemptAt ?? '');
+      expect(Date.parse(second.acme?.nextRenewalAt ?? '') - again).toBeGreaterThanOrEqual(2 * HOUR_MS - 5000);
+      // The state survives a restart of the scheduler (DATA_DIR/acme/state.json).
+      const saved = JSON.parse(await readFile(join(server.dataDir, 'acme', 'state.json'), 'utf8'));
+      expect(saved.failures).toBe(2);
+    });
+
+    it('does not hang on close while an order waits on a CA that never answers', async () => {
+      // A TCP listener that accepts and says nothing: the TLS handshake would wait for the 30 s timeout.
+      silent = createServer(() => {});
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
+      const address = silent.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const stuck = await startTestServer({
+        env: {
+          MAIL_HOSTNAME: HOST,
+          ACME_EMAIL: 'postmaster@acme.youju.test',
+          ACME_DIRECTORY_URL: `https://127.0.0.1:${port}/dir`,
+          ACME_HTTP_PORT: '0',
+          ACME_CHALLENGE: 'dns-01',
+        },
+      });
+      const token = await stuck.adminToken();
+      await waitFor(async () => (await managed(stuck, token, HOST)).acme?.state === 'renewing', {
+        what: 'the order to be in flight',
+      });
+      // Within the hook's bound, well before the request's own 30 s timeout would end it.
+      await stuck.close();
+    }, 20_000);
+  });
+
+  describe('DNS-01 through the domain’s RFC 2136 settings (BIND)', () => {
+    let server: TestServer;
+    let admin: string;
+    const host = `mail.${ZONE}`;
+
+    beforeAll(async () => {
+      server = await startTestServer({
+        env: {
+          MAIL_HOSTNAME: host,
+          ACME_EMAIL: 'postmaster@acme.youju.test',
+          ACME_HOSTNAMES: `*.${ZONE}`,
+          ACME_DIRECTORY_URL: pebble.directoryUrl,
+          ACME_CA_BUNDLE: pebble.caBundle,
+          ACME_HTTP_PORT: '0',
+          ACME_CHALLENGE: 'dns-01',
+          ACME_RETRY_BASE_MS: String(HOUR_MS),
+        },
+      });
+      admin = await server.adminToken();
+    });
+    afterAll(() => stopAll(server));
+
+    it('fails without the domain, then issues a wildcard certificate once the provider is set', async () => {
+      const first = await waitFor(
+        async () => {
+          const found = await managed(server, admin, host);
+          return found.acme?.state === 'failed' ? found : null;
+        },
+        { timeoutMs: 30_000, what: 'the attempt at start' },
+      );
+      expect(first.acme?.lastError).toContain('不属于本系统中的任何域名');
+
+      const domainId = (await addDomain(server, admin, ZONE)).id;
+      expectOk(
+        (
+          await server.api('POST', 'user/setDnsProvider', {
+            token: admin,
+            body: { id: domainId, server: bind.address, keyName: key.name, algorithm: 'hmac-sha256', secret: key.secret },
+          })
+        ).body,
+      );
+      expectOk((await server.api('POST', 'user/renewCertificates', { token: admin })).body);
+      await server.app.services.acme.settled();
+      const issued = await managed(server, admin, host);
+      expect(issued.acme).toMatchObject({ state: 'valid', lastError: null, challenge: 'dns-01' });
+      expect(issued.hostnames.sort()).toEqual([`*.${ZONE}`, host].sort());
+      const smtp = await smtpCertificate(server.smtpPort, host);
+      expect(smtp.issuer).toMatch(/Pebble/);
+      expect(smtp.subjectAltName).toContain(`DNS:*.${ZONE}`);
+    });
+  });
+});
