@@ -52,7 +52,12 @@ export async function startAcmeChallengeServer(
     // The request body, if any, is never read: drop the socket once the answer is out.
     request.resume();
   });
-  server.on('clientError', (_error, socket) => socket.destroy());
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    // Too large a request line or header gets its 431 (RFC 6585 section 5), other junk a 400; then close.
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    else socket.destroy();
+  });
 
   const close = () =>
     new Promise<void>((resolve) => {

@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import type { Certificate } from '@youju/contract';
@@ -233,7 +233,11 @@ describe.skipIf(!pebbleInstalled)('ACME against Pebble on loopback', () => {
       });
       admin = await server.adminToken();
     });
-    afterAll(() => stopAll(server, silent ? { close: () => new Promise<void>((r) => silent.close(() => r())) } : null));
+    const silentSockets = new Set<Socket>();
+    afterAll(async () => {
+      for (const socket of silentSockets) socket.destroy();
+      await stopAll(server, silent ? { close: () => new Promise<void>((done) => silent.close(() => done())) } : null);
+    });
 
     it('records the failure in Chinese and retries after 1 h, then 2 h', async () => {
       const first = await waitFor(
@@ -261,7 +265,9 @@ describe.skipIf(!pebbleInstalled)('ACME against Pebble on loopback', () => {
 
     it('does not hang on close while an order waits on a CA that never answers', async () => {
       // A TCP listener that accepts and says nothing: the TLS handshake would wait for the 30 s timeout.
-      silent = createServer(() => {});
+      silent = createServer((socket) => {
+        silentSockets.add(socket);
+      });
       await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
       const address = silent.address();
       const port = typeof address === 'object' && address ? address.port : 0;

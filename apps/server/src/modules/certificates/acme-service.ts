@@ -2,7 +2,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AcmeStatus, Certificate } from '@youju/contract';
-import { Client, crypto as acmeCrypto } from 'acme-client';
+import { Client, crypto as acmeCrypto, forge } from 'acme-client';
 import type { Kysely } from 'kysely';
 import type { AcmeConfig } from '../../config.js';
 import type { Engine } from '../../db/database.js';
@@ -234,7 +234,9 @@ export function createAcmeService(options: {
       }
     }
     // A new key for every certificate; RSA 2048 because many mail clients and MTAs still expect it.
-    const [privateKey, csr] = await acmeCrypto.createCsr(
+    // The CSR comes from acme-client's node-forge helper: its @peculiar one fails here because
+    // mailauth pins an older @peculiar/asn1-schema, and two copies do not share their ASN.1 schemas.
+    const [privateKey, csr] = await forge.createCsr(
       { commonName: acme.hostnames[0], altNames: acme.hostnames },
       await acmeCrypto.createPrivateRsaKey(2048),
     );

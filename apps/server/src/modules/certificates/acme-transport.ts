@@ -55,6 +55,8 @@ export function createAcmeTransport(options: {
           headers: {
             'User-Agent': 'youju-acme (acme-client 5.4.0)',
             ...(requestOptions.headers ?? {}),
+            // RFC 8555 section 6.2: every POST carries a JWS; acme-client's own request set this.
+            'Content-Type': 'application/jose+json',
             ...(body ? { 'Content-Length': String(body.length) } : {}),
           },
         },
