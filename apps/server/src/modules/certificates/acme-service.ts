@@ -255,11 +255,14 @@ export function createAcmeService(options: {
     if (!parsed.checkPrivateKey(createPrivateKey(privateKey))) {
       throw new Error('CA 返回的证书与私钥不匹配');
     }
+    // certbot's layout: fullchain.pem is cert.pem followed by chain.pem.
+    const certPem = `${leaf.trim()}\n`;
+    const chainPem = chain.map((pem) => `${pem.trim()}\n`).join('');
     await writeCertificateFiles(certificates.certsDir, directory, {
       privkey: privateKey.toString(),
-      cert: leaf,
-      chain: chain.join(''),
-      fullchain,
+      cert: certPem,
+      chain: chainPem,
+      fullchain: certPem + chainPem,
     });
   }
 
