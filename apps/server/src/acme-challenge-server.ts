@@ -26,11 +26,15 @@ export async function startAcmeChallengeServer(
   options: { port?: number | null; host?: string } = {},
 ): Promise<AcmeChallengeServerHandle | null> {
   const { config, services } = app;
-  if (!config.acme || config.acme.challenge !== 'http-01') return null;
+  if (config.acme?.challenge !== 'http-01') return null;
   const port = options.port === undefined ? config.acme.httpPort : options.port;
   if (port === null) return null;
 
-  const server = createServer({ maxHeaderSize: 4096, requestTimeout: TIMEOUT_MS, headersTimeout: TIMEOUT_MS });
+  const server = createServer({
+    maxHeaderSize: 4096,
+    requestTimeout: TIMEOUT_MS,
+    headersTimeout: TIMEOUT_MS,
+  });
   server.maxConnections = MAX_CONNECTIONS;
   server.keepAliveTimeout = 1;
   server.timeout = TIMEOUT_MS;
@@ -54,7 +58,8 @@ export async function startAcmeChallengeServer(
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     // Too large a request line or header gets its 431 (RFC 6585 section 5), other junk a 400; then close.
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    const status =
+      error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
     if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     else socket.destroy();
   });

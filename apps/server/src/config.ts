@@ -294,7 +294,8 @@ function acme(env: NodeJS.ProcessEnv, mailHostname: string): AcmeConfig | null {
     email,
     hostnames,
     // RFC 8555 section 6.1: ACME runs over HTTPS only.
-    directoryUrl: url(env, 'ACME_DIRECTORY_URL', ['https:']) ?? 'https://acme-v02.api.letsencrypt.org/directory',
+    directoryUrl:
+      url(env, 'ACME_DIRECTORY_URL', ['https:']) ?? 'https://acme-v02.api.letsencrypt.org/directory',
     httpPort,
     challenge: challengeText,
     caBundle: caBundle ? resolve(caBundle) : null,

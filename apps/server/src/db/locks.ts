@@ -29,9 +29,9 @@ export async function withSessionLock<T>(
 ): Promise<T | null> {
   if (engine !== 'postgres') return work();
   return db.connection().execute(async (connection) => {
-    const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(hashtext(${key})) as locked`.execute(
-      connection,
-    );
+    const { rows } = await sql<{
+      locked: boolean;
+    }>`select pg_try_advisory_lock(hashtext(${key})) as locked`.execute(connection);
     if (!rows[0]?.locked) return null;
     try {
       return await work();

@@ -9,7 +9,12 @@ import type { Certificate } from '@youju/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectOk } from '../support/api.js';
 import { installCertificate, makeCertificate } from '../support/certificates.js';
-import { generateTsigKey, type RunningDnsServer, startBind, type TsigKeyFile } from '../support/dns-servers.js';
+import {
+  generateTsigKey,
+  type RunningDnsServer,
+  startBind,
+  type TsigKeyFile,
+} from '../support/dns-servers.js';
 import { addDomain } from '../support/fixtures.js';
 import { pebbleInstalled, type RunningPebble, startPebble } from '../support/pebble.js';
 import { freePort } from '../support/ports.js';
@@ -236,7 +241,10 @@ describe.skipIf(!pebbleInstalled)('ACME against Pebble on loopback', () => {
     const silentSockets = new Set<Socket>();
     afterAll(async () => {
       for (const socket of silentSockets) socket.destroy();
-      await stopAll(server, silent ? { close: () => new Promise<void>((done) => silent.close(() => done())) } : null);
+      await stopAll(
+        server,
+        silent ? { close: () => new Promise<void>((done) => silent.close(() => done())) } : null,
+      );
     });
 
     it('records the failure in Chinese and retries after 1 h, then 2 h', async () => {
@@ -326,7 +334,13 @@ describe.skipIf(!pebbleInstalled)('ACME against Pebble on loopback', () => {
         (
           await server.api('POST', 'user/setDnsProvider', {
             token: admin,
-            body: { id: domainId, server: bind.address, keyName: key.name, algorithm: 'hmac-sha256', secret: key.secret },
+            body: {
+              id: domainId,
+              server: bind.address,
+              keyName: key.name,
+              algorithm: 'hmac-sha256',
+              secret: key.secret,
+            },
           })
         ).body,
       );

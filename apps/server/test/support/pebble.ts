@@ -31,17 +31,52 @@ export async function startPebble(options: { dnsServer: string; httpPort: number
   const directory = await mkdtemp(join(tmpdir(), 'youju-pebble-'));
   const run = (args: string[]) => execFileSync(OPENSSL, args, { cwd: directory, stdio: 'ignore' });
   run([
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '2',
-    '-keyout', 'ca.key', '-out', 'ca.pem', '-subj', '/CN=youju test root for Pebble',
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-sha256',
+    '-days',
+    '2',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-subj',
+    '/CN=youju test root for Pebble',
   ]);
   run([
-    'req', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-keyout', 'listener.key', '-out', 'listener.csr',
-    '-subj', '/CN=127.0.0.1',
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-sha256',
+    '-keyout',
+    'listener.key',
+    '-out',
+    'listener.csr',
+    '-subj',
+    '/CN=127.0.0.1',
   ]);
   await writeFile(join(directory, 'san.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
   run([
-    'x509', '-req', '-in', 'listener.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial',
-    '-days', '2', '-sha256', '-extfile', 'san.cnf', '-out', 'listener.pem',
+    'x509',
+    '-req',
+    '-in',
+    'listener.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-sha256',
+    '-extfile',
+    'san.cnf',
+    '-out',
+    'listener.pem',
   ]);
   const port = await freePort();
   const config = {
@@ -57,17 +92,21 @@ export async function startPebble(options: { dnsServer: string; httpPort: number
     },
   };
   await writeFile(join(directory, 'pebble.json'), JSON.stringify(config));
-  const child: ChildProcess = spawn(PEBBLE, ['-config', join(directory, 'pebble.json'), '-dnsserver', options.dnsServer], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      PEBBLE_VA_NOSLEEP: '1',
-      PEBBLE_VA_ALWAYS_VALID: '0',
-      // No nonces refused at random and no authorizations reused: every order validates afresh.
-      PEBBLE_WFE_NONCEREJECT: '0',
-      PEBBLE_AUTHZREUSE: '0',
+  const child: ChildProcess = spawn(
+    PEBBLE,
+    ['-config', join(directory, 'pebble.json'), '-dnsserver', options.dnsServer],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        PEBBLE_VA_NOSLEEP: '1',
+        PEBBLE_VA_ALWAYS_VALID: '0',
+        // No nonces refused at random and no authorizations reused: every order validates afresh.
+        PEBBLE_WFE_NONCEREJECT: '0',
+        PEBBLE_AUTHZREUSE: '0',
+      },
     },
-  });
+  );
   let printed = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     printed += chunk.toString();

@@ -26,18 +26,25 @@ async function providerFor(
     if (!domain) continue;
     const provider = await findDnsProviderOfDomain(db, domain.id);
     if (provider) return { domain: name, provider };
-    throw new AcmeDnsError(`域名 ${name} 没有配置 DNS 服务商（RFC 2136），无法用 DNS-01 为 ${hostname} 申请证书`);
+    throw new AcmeDnsError(
+      `域名 ${name} 没有配置 DNS 服务商（RFC 2136），无法用 DNS-01 为 ${hostname} 申请证书`,
+    );
   }
-  throw new AcmeDnsError(`${hostname} 不属于本系统中的任何域名，无法用 DNS-01 申请证书；请先添加域名并配置 DNS 服务商`);
+  throw new AcmeDnsError(
+    `${hostname} 不属于本系统中的任何域名，无法用 DNS-01 申请证书；请先添加域名并配置 DNS 服务商`,
+  );
 }
 
 function explain(error: unknown, provider: DomainDnsProviderRow): AcmeDnsError {
-  if (!(error instanceof DnsUpdateError)) return new AcmeDnsError(`写入 DNS 记录失败：${(error as Error).message}`);
+  if (!(error instanceof DnsUpdateError))
+    return new AcmeDnsError(`写入 DNS 记录失败：${(error as Error).message}`);
   switch (error.reason) {
     case 'timeout':
       return new AcmeDnsError(`DNS 服务器 ${provider.server} 没有应答，无法写入 DNS-01 验证记录`);
     case 'tsig':
-      return new AcmeDnsError(`DNS 服务器拒绝了 TSIG 密钥“${provider.key_name}”，请检查域名的 DNS 服务商设置`);
+      return new AcmeDnsError(
+        `DNS 服务器拒绝了 TSIG 密钥“${provider.key_name}”，请检查域名的 DNS 服务商设置`,
+      );
     case 'rcode':
       return new AcmeDnsError(
         `DNS 服务器 ${provider.server} 拒绝写入区域 ${provider.zone}（${error.message}），请检查授权（update-policy）`,

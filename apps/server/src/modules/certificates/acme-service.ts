@@ -2,7 +2,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AcmeStatus, Certificate } from '@youju/contract';
-import { Client, crypto as acmeCrypto, forge } from 'acme-client';
+import { crypto as acmeCrypto, Client, forge } from 'acme-client';
 import type { Kysely } from 'kysely';
 import type { AcmeConfig } from '../../config.js';
 import type { Engine } from '../../db/database.js';
@@ -91,10 +91,7 @@ export function describeAcmeError(error: unknown, directoryUrl: string): string 
     return `无法连接 ACME 服务器 ${host}（${code}），请检查 ACME_DIRECTORY_URL 与网络`;
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `无法解析 ACME 服务器 ${host} 的域名（${code}）`;
-  if (
-    typeof code === 'string' &&
-    /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code)
-  ) {
+  if (typeof code === 'string' && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code)) {
     return `ACME 服务器 ${host} 的证书不受信任（${code}）；私有 CA 请用 ACME_CA_BUNDLE 指定其根证书`;
   }
   if (/超时|timed? ?out/i.test(message)) return `连接 ACME 服务器 ${host} 超时，请稍后重试`;
@@ -169,7 +166,7 @@ export function createAcmeService(options: {
   function renewalDueAt(): number {
     if (!config) return Number.POSITIVE_INFINITY;
     const entry = current();
-    if (!entry || entry.status !== 'ok' || !entry.notAfter) return now();
+    if (entry?.status !== 'ok' || !entry.notAfter) return now();
     if (!config.hostnames.every((name) => entry.hostnames.includes(name))) return now();
     return Date.parse(entry.notAfter) - config.renewDays * DAY_MS;
   }
@@ -207,7 +204,9 @@ export function createAcmeService(options: {
           });
         } else {
           // For *.example.com the record is _acme-challenge.example.com (RFC 8555 section 8.4).
-          cleanups.push(await publishDnsChallenge(options.db, authorization.identifier.value, keyAuthorization));
+          cleanups.push(
+            await publishDnsChallenge(options.db, authorization.identifier.value, keyAuthorization),
+          );
         }
         await client.completeChallenge(challenge);
       }
@@ -327,7 +326,13 @@ export function createAcmeService(options: {
       state.retryAt !== null && state.failures > 0 ? state.retryAt : Math.max(renewalDueAt(), now());
     const iso = (value: number | null) => (value === null ? null : new Date(value).toISOString());
     return {
-      state: running ? 'renewing' : state.failures > 0 ? 'failed' : entry?.status === 'ok' ? 'valid' : 'pending',
+      state: running
+        ? 'renewing'
+        : state.failures > 0
+          ? 'failed'
+          : entry?.status === 'ok'
+            ? 'valid'
+            : 'pending',
       hostnames: config?.hostnames ?? [],
       challenge: config?.challenge ?? 'http-01',
       lastAttemptAt: iso(state.lastAttemptAt),

@@ -43,7 +43,9 @@ export function createAcmeTransport(options: {
         requestOptions.data === undefined
           ? undefined
           : Buffer.from(
-              typeof requestOptions.data === 'string' ? requestOptions.data : JSON.stringify(requestOptions.data),
+              typeof requestOptions.data === 'string'
+                ? requestOptions.data
+                : JSON.stringify(requestOptions.data),
             );
       const outgoing = request(
         target,
@@ -76,7 +78,8 @@ export function createAcmeTransport(options: {
             const text = Buffer.concat(chunks).toString('utf8');
             const headers: Record<string, string> = {};
             for (const [name, value] of Object.entries(response.headers)) {
-              if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+              if (value !== undefined)
+                headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
             }
             let data: unknown = text;
             if (/json/i.test(headers['content-type'] ?? '') && text) {
