@@ -294,7 +294,7 @@ describe.skipIf(!pebbleInstalled)('ACME against Pebble on loopback', () => {
       });
       // Within the hook's bound, well before the request's own 30 s timeout would end it.
       await stuck.close();
-    }, 20_000);
+    });
   });
 
   describe('DNS-01 through the domain’s RFC 2136 settings (BIND)', () => {
