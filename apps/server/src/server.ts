@@ -9,6 +9,7 @@ import { startImapServer } from './imap/imap-server.js';
 import { startPop3Server } from './pop3/pop3-server.js';
 import { startSmtpServer, startSmtpsServer } from './smtp/smtp-server.js';
 import { startSubmissionServer } from './smtp/submission-server.js';
+import { startWhenCertified } from './tls-listeners.js';
 
 /** Entry point: validate the configuration, build the app, listen, shut down cleanly. */
 async function main(): Promise<void> {
@@ -41,29 +42,34 @@ async function main(): Promise<void> {
 
   // SMTP first: app.close() (on SIGTERM) stops it before HTTP and the database.
   const smtp = await startSmtpServer(app);
-  const smtps = await startSmtpsServer(app);
+  // The implicit-TLS listeners start now when a certificate exists, else as soon as one appears
+  // (the first ACME issuance, or reloadCertificates): see tls-listeners.ts.
+  const later = { closeWithApp: false } as const;
+  await startWhenCertified(app, 'SMTPS', config.smtpsPort !== null, () => startSmtpsServer(app, later));
   // Mail clients' submission (RFC 6409): STARTTLS on SUBMISSION_PORT, implicit TLS on SUBMISSIONS_PORT.
   const submission = await startSubmissionServer(app);
-  const submissions = await startSubmissionServer(app, { secure: true });
+  await startWhenCertified(app, 'SMTP submission (TLS)', config.submissionsPort !== null, () =>
+    startSubmissionServer(app, { secure: true, ...later }),
+  );
   // The mail-client listeners (API.md "Standard mail clients"); each is off when its port is.
   const imap = await startImapServer(app);
-  const imaps = await startImapServer(app, { secure: true });
+  await startWhenCertified(app, 'IMAPS', config.imapsPort !== null, () =>
+    startImapServer(app, { secure: true, ...later }),
+  );
   const pop3 = await startPop3Server(app);
-  const pop3s = await startPop3Server(app, { secure: true });
+  await startWhenCertified(app, 'POP3S', config.pop3sPort !== null, () =>
+    startPop3Server(app, { secure: true, ...later }),
+  );
   // ACME's HTTP-01 responder (ACME_HTTP_PORT) listens before the app is ready, when ACME's first check runs.
   const acmeChallenge = await startAcmeChallengeServer(app);
-  // HTTPS registers its close hook, waits for the app to be ready, then listens.
-  const https = await startHttpsServer(app);
+  // HTTPS waits for the app to be ready, then listens.
+  await startWhenCertified(app, 'HTTPS', config.httpsPort !== null, () => startHttpsServer(app, later));
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`SMTP listening on ${config.host}:${smtp.port}`);
-  if (smtps) app.log.info(`SMTPS listening on ${config.host}:${smtps.port}`);
+  // The implicit-TLS listeners log their own start (now, or when a certificate appears).
   if (submission) app.log.info(`SMTP submission listening on ${config.host}:${submission.port}`);
-  if (submissions) app.log.info(`SMTP submission (TLS) listening on ${config.host}:${submissions.port}`);
   if (imap) app.log.info(`IMAP listening on ${config.host}:${imap.port}`);
-  if (imaps) app.log.info(`IMAPS listening on ${config.host}:${imaps.port}`);
   if (pop3) app.log.info(`POP3 listening on ${config.host}:${pop3.port}`);
-  if (pop3s) app.log.info(`POP3S listening on ${config.host}:${pop3s.port}`);
-  if (https) app.log.info(`HTTPS listening on ${config.host}:${https.port}`);
   if (acmeChallenge) app.log.info(`ACME HTTP-01 listening on ${config.host}:${acmeChallenge.port}`);
 }
 

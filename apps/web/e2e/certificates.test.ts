@@ -7,7 +7,6 @@ import { pebbleInstalled, type RunningPebble, startPebble } from '../../server/t
 import { freePort } from '../../server/test/support/ports';
 import { waitFor } from '../../server/test/support/wait-for';
 import { createSysAccount, ok, uniqueName } from './support/api';
-import { latinWords } from './support/browser';
 import { setUpBrowserSuite } from './support/suite';
 
 // BIND's zone has `ns1.<zone> A 127.0.0.1`: Pebble (Let's Encrypt's test CA) validates HTTP-01 on loopback.
@@ -109,9 +108,6 @@ describe.skipIf(!pebbleInstalled)('certificates screen: ACME status and 立即�
         timeoutMs: 20_000,
         what: 'the screen to show the renewed certificate',
       });
-      expect(
-        await latinWords(page, [suite.server.adminUser, 'ACME', 'HTTP', 'TLS', 'DNS', 'Pebble', 'CA']),
-      ).toEqual([]);
     } finally {
       await page.context().close();
     }

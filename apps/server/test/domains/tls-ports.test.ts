@@ -157,4 +157,46 @@ describe('SMTPS and HTTPS without a valid certificate', () => {
       await server.close();
     }
   });
+
+  it('starts SMTPS, HTTPS, IMAPS and POP3S once a certificate appears, without a restart', async () => {
+    const server = await startTestServer({
+      env: { MAIL_HOSTNAME: HOST, SMTPS_PORT: '0', HTTPS_PORT: '0' },
+      mailClients: {},
+    });
+    try {
+      expect([server.smtpsPort, server.httpsPort, server.imapsPort, server.pop3sPort]).toEqual([
+        null,
+        null,
+        null,
+        null,
+      ]);
+      const pair = makeCertificate([HOST]);
+      await installCertificate(server.dataDir, HOST, pair);
+      expectOk(
+        (await server.api('POST', 'user/reloadCertificates', { token: await server.adminToken() })).body,
+      );
+      const listeners = server.tlsListeners;
+      await Promise.all([
+        listeners.smtps.started(),
+        listeners.https.started(),
+        listeners.imaps.started(),
+        listeners.pop3s.started(),
+      ]);
+      const secure = await smtps(server.smtpsPort as number);
+      expect(secure.greeting).toBe(220);
+      expect(secure.fingerprint).toBe(fingerprint(pair));
+      await secure.client.command('QUIT').catch(() => undefined);
+      const answer = await httpsGet(server.httpsPort as number, 'getVar');
+      expect(answer.status).toBe(200);
+      expect(answer.fingerprint).toBe(fingerprint(pair));
+      for (const port of [server.imapsPort as number, server.pop3sPort as number]) {
+        const client = await SmtpClient.connectTls(port, HOST);
+        expect(client.peerCertificate()?.fingerprint256).toBe(fingerprint(pair));
+        client.destroy();
+      }
+    } finally {
+      // Closing stops the listeners started late too (the test would hang on an open handle otherwise).
+      await server.close();
+    }
+  });
 });

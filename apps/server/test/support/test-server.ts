@@ -11,6 +11,7 @@ import { startImapServer } from '../../src/imap/imap-server.js';
 import type { IMAP_LIMITS } from '../../src/imap/imap-session.js';
 import { startPop3Server } from '../../src/pop3/pop3-server.js';
 import { startSmtpServer, startSmtpsServer } from '../../src/smtp/smtp-server.js';
+import { type DeferredListener, startWhenCertified } from '../../src/tls-listeners.js';
 import { type ApiCaller, apiAt } from './api.js';
 
 /**
@@ -26,7 +27,7 @@ export interface TestServer {
   baseUrl: string;
   /** the inbound SMTP listener's port on 127.0.0.1 */
   smtpPort: number;
-  /** the SMTPS listener's port when `SMTPS_PORT` was given in `env` (use '0') and a certificate exists */
+  /** the SMTPS listener's port when `SMTPS_PORT` was given in `env` (use '0') and a certificate exists (now) */
   smtpsPort: number | null;
   /** the HTTPS listener's port when `HTTPS_PORT` was given in `env` (use '0') and a certificate exists */
   httpsPort: number | null;
@@ -40,6 +41,11 @@ export interface TestServer {
   pop3Port: number | null;
   /** the POP3S listener's port when `mailClients` was given and a certificate exists */
   pop3sPort: number | null;
+  /** the implicit-TLS listeners, which start once a certificate exists: `started()` waits for one */
+  tlsListeners: Record<
+    'smtps' | 'https' | 'imaps' | 'pop3s',
+    DeferredListener<{ port: number; close(): Promise<void> }>
+  >;
   dataDir: string;
   /** Calls the API over real HTTP ({@link callApi}); the body is typed by the path. */
   api: ApiCaller;
@@ -104,9 +110,15 @@ export async function startTestServer(
   const config = loadConfig(env, { webRoot: options.webRoot ?? null, logLevel: 'silent' });
   const app = await buildApp(config, { logger: false });
   const smtp = await startSmtpServer(app, { port: 0, host: '127.0.0.1' });
-  const smtps = await startSmtpsServer(app, { host: '127.0.0.1' });
+  // The implicit-TLS listeners as server.ts starts them: now, or once a certificate appears.
+  const later = { host: '127.0.0.1', closeWithApp: false } as const;
+  const smtps = await startWhenCertified(app, 'SMTPS', config.smtpsPort !== null, () =>
+    startSmtpsServer(app, later),
+  );
   const acmeChallenge = await startAcmeChallengeServer(app, { host: '127.0.0.1' });
-  const https = await startHttpsServer(app, { host: '127.0.0.1' });
+  const https = await startWhenCertified(app, 'HTTPS', config.httpsPort !== null, () =>
+    startHttpsServer(app, later),
+  );
   const clientListener = {
     port: 0,
     host: '127.0.0.1',
@@ -116,9 +128,13 @@ export async function startTestServer(
   const imap = options.mailClients
     ? await startImapServer(app, { ...clientListener, ...(imapLimits ? { limits: imapLimits } : {}) })
     : null;
-  const imaps = options.mailClients ? await startImapServer(app, { ...clientListener, secure: true }) : null;
+  const imaps = await startWhenCertified(app, 'IMAPS', options.mailClients !== undefined, () =>
+    startImapServer(app, { ...clientListener, secure: true, closeWithApp: false }),
+  );
   const pop3 = options.mailClients ? await startPop3Server(app, clientListener) : null;
-  const pop3s = options.mailClients ? await startPop3Server(app, { ...clientListener, secure: true }) : null;
+  const pop3s = await startWhenCertified(app, 'POP3S', options.mailClients !== undefined, () =>
+    startPop3Server(app, { ...clientListener, secure: true, closeWithApp: false }),
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
@@ -132,13 +148,22 @@ export async function startTestServer(
     config,
     baseUrl,
     smtpPort: smtp.port,
-    smtpsPort: smtps?.port ?? null,
-    httpsPort: https?.port ?? null,
+    get smtpsPort() {
+      return smtps.port;
+    },
+    get httpsPort() {
+      return https.port;
+    },
     acmeChallengePort: acmeChallenge?.port ?? null,
     imapPort: imap?.port ?? null,
-    imapsPort: imaps?.port ?? null,
+    get imapsPort() {
+      return imaps.port;
+    },
     pop3Port: pop3?.port ?? null,
-    pop3sPort: pop3s?.port ?? null,
+    get pop3sPort() {
+      return pop3s.port;
+    },
+    tlsListeners: { smtps, https, imaps, pop3s },
     dataDir,
     api,
     async adminToken() {
