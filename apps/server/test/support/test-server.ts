@@ -116,9 +116,6 @@ export async function startTestServer(
     startSmtpsServer(app, later),
   );
   const acmeChallenge = await startAcmeChallengeServer(app, { host: '127.0.0.1' });
-  const https = await startWhenCertified(app, 'HTTPS', config.httpsPort !== null, () =>
-    startHttpsServer(app, later),
-  );
   const clientListener = {
     port: 0,
     host: '127.0.0.1',
@@ -134,6 +131,10 @@ export async function startTestServer(
   const pop3 = options.mailClients ? await startPop3Server(app, clientListener) : null;
   const pop3s = await startWhenCertified(app, 'POP3S', options.mailClients !== undefined, () =>
     startPop3Server(app, { ...clientListener, secure: true, closeWithApp: false }),
+  );
+  // Last: starting HTTPS makes the app ready, after which no listener may add its close hook.
+  const https = await startWhenCertified(app, 'HTTPS', config.httpsPort !== null, () =>
+    startHttpsServer(app, later),
   );
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
