@@ -27,7 +27,7 @@ const ORDER_DEADLINE_MS = 5 * 60_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 /** How often an authorization or order in progress is asked again (RFC 8555 section 7.5.1). */
 const POLL_MS = 1000;
-/** "立即续期": at most this many per window, across processes where the limits are shared. */
+/** "立即续期": at most this many per administrator per window, across processes where the limits are shared. */
 const RENEW_NOW_LIMIT = 3;
 const RENEW_NOW_WINDOW_MS = 10 * 60_000;
 
@@ -397,10 +397,14 @@ export function createAcmeService(options: {
       return listed;
     },
 
-    /** 立即续期 (administrators): starts an attempt now, whatever the dates and the backoff say. */
-    async renewNow(): Promise<Certificate[]> {
+    /**
+     * 立即续期 (administrators): starts an attempt now, whatever the dates and the backoff say.
+     * Limited per administrator (`accountId`): one cannot use up another's tries; the CA's own rate
+     * limits and the single order in flight bound the total.
+     */
+    async renewNow(accountId: number): Promise<Certificate[]> {
       if (!config) throw ApiError.conflict('未启用 ACME 自动证书（需要设置 ACME_EMAIL），无法立即续期');
-      if ((await renewNowLimit.hit('all')) > RENEW_NOW_LIMIT) {
+      if ((await renewNowLimit.hit(`admin:${accountId}`)) > RENEW_NOW_LIMIT) {
         throw ApiError.tooMany(
           `立即续期过于频繁，请 ${RENEW_NOW_WINDOW_MS / 60_000} 分钟后再试（CA 也限制签发次数）`,
           RENEW_NOW_WINDOW_MS / 1000,

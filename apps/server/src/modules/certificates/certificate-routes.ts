@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CertificatesData } from '@youju/contract';
 import { Envelope, ok } from '../../lib/envelope.js';
-import { requireRole } from '../../plugins/authentication.js';
+import { caller, requireRole } from '../../plugins/authentication.js';
 
 /** TLS certificates under /api/user, administrators only. */
 export const certificateRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -21,10 +21,10 @@ export const certificateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return ok({ certificates: acme.list() });
     },
   );
-  // 立即续期: an ACME attempt now (rate-limited; 409 without ACME_EMAIL); the answer shows it renewing.
+  // 立即续期: an ACME attempt now (rate-limited per administrator; 409 without ACME_EMAIL); the answer shows it renewing.
   app.post(
     '/renewCertificates',
     { onRequest: administrator, schema: { response: { 200: Envelope(CertificatesData) } } },
-    async () => ok({ certificates: await acme.renewNow() }),
+    async (request) => ok({ certificates: await acme.renewNow(caller(request).accountId ?? 0) }),
   );
 };
