@@ -49,6 +49,7 @@ export const TABLE_OWNERS = {
   webhooks: 'webhook-repo.ts',
   webhook_deliveries: 'webhook-repo.ts',
   rate_counters: 'rate-counter-repo.ts',
+  acme_challenges: 'acme-challenge-repo.ts',
 };
 
 /** Kysely calls that start a query on a table (their first argument names it). */

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 
 export interface AcmeChallengeServerHandle {
@@ -39,12 +39,28 @@ export async function startAcmeChallengeServer(
   server.keepAliveTimeout = 1;
   server.timeout = TIMEOUT_MS;
   server.on('request', (request, response) => {
+    void answer(request, response);
+  });
+  const answer = async (request: IncomingMessage, response: ServerResponse) => {
     const path = (request.url ?? '').split('?')[0] ?? '';
     const token = path.startsWith(PREFIX) ? path.slice(PREFIX.length) : '';
-    const answer =
-      (request.method === 'GET' || request.method === 'HEAD') && TOKEN.test(token)
-        ? services.acme.challengeResponse(token)
-        : null;
+    let answer: string | null = null;
+    try {
+      // Only well-formed tokens reach the lookup (on PostgreSQL a primary-key read).
+      answer =
+        (request.method === 'GET' || request.method === 'HEAD') && TOKEN.test(token)
+          ? await services.acme.challengeResponse(token)
+          : null;
+    } catch (error) {
+      app.log.warn(`acme-challenge: lookup failed: ${(error as Error).message}`);
+      if (!response.headersSent) {
+        response.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+        response.end('unavailable\n');
+      }
+      request.resume();
+      return;
+    }
+    if (response.destroyed) return;
     response.shouldKeepAlive = false;
     if (answer === null) {
       response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
@@ -55,7 +71,7 @@ export async function startAcmeChallengeServer(
     }
     // The request body, if any, is never read: drop the socket once the answer is out.
     request.resume();
-  });
+  };
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     // Too large a request line or header gets its 431 (RFC 6585 section 5), other junk a 400; then close.
     const status =

@@ -19,7 +19,7 @@ import { addDomain, createUser, uniqueUsername } from '../support/fixtures.js';
 import { pebbleInstalled, type RunningPebble, startPebble } from '../support/pebble.js';
 import { freePort } from '../support/ports.js';
 import { SmtpClient } from '../support/smtp-client.js';
-import { startTestServer, stopAll, type TestServer } from '../support/test-server.js';
+import { startTestServer, stopAll, type TestServer, testEngine } from '../support/test-server.js';
 import { waitFor } from '../support/wait-for.js';
 
 // BIND's test zone has `ns1.<zone> A 127.0.0.1`: Pebble resolves the HTTP-01 host to loopback there.
@@ -264,6 +264,64 @@ describe.skipIf(!pebbleInstalled)('ACME against Pebble on loopback', () => {
         expect(presented.issuer).toMatch(/Pebble/);
         expect(presented.subjectAltName).toContain(`DNS:${HOST}`);
       }
+    });
+  });
+
+  // Behind a load balancer the CA's GET may reach a process that did not order: on PostgreSQL the
+  // pending tokens are in the acme_challenges table, which every process's listener reads.
+  describe.skipIf(testEngine !== 'postgres')('two processes on one PostgreSQL', () => {
+    let bystander: TestServer;
+    let orderer: TestServer;
+
+    beforeAll(async () => {
+      // The bystander's listener is the one Pebble connects to. Its own CA is unreachable: its one
+      // attempt at start fails at once and backs off an hour, so it never orders from Pebble.
+      bystander = await startTestServer({
+        env: {
+          MAIL_HOSTNAME: HOST,
+          ACME_EMAIL: 'postmaster@acme.youju.test',
+          ACME_DIRECTORY_URL: `https://127.0.0.1:${await freePort()}/dir`,
+          ACME_HTTP_PORT: String(pebble.httpPort),
+        },
+      });
+      const bystanderAdmin = await bystander.adminToken();
+      await waitFor(async () => (await managed(bystander, bystanderAdmin, HOST)).acme?.state === 'failed', {
+        timeoutMs: 30_000,
+        what: "the bystander's failed attempt",
+      });
+      // The orderer shares the database (not the data directory); its own listener is elsewhere.
+      orderer = await startTestServer({
+        env: {
+          DATABASE_URL: bystander.config.databaseUrl ?? '',
+          MAIL_HOSTNAME: HOST,
+          ACME_EMAIL: 'postmaster@acme.youju.test',
+          ACME_DIRECTORY_URL: pebble.directoryUrl,
+          ACME_CA_BUNDLE: pebble.caBundle,
+          ACME_HTTP_PORT: '0',
+        },
+      });
+    });
+    afterAll(() => stopAll(orderer, bystander));
+
+    it('issues with the challenge answered by the process that did not order', async () => {
+      expect(orderer.acmeChallengePort).not.toBe(pebble.httpPort);
+      expect(bystander.acmeChallengePort).toBe(pebble.httpPort);
+      const admin = await orderer.adminToken();
+      const entry = await waitFor(
+        async () => {
+          const found = await managed(orderer, admin, HOST);
+          return found.acme?.state === 'valid' || found.acme?.state === 'failed' ? found : null;
+        },
+        { timeoutMs: 60_000, intervalMs: 200, what: 'the order of the second process' },
+      );
+      expect(entry.acme?.lastError).toBeNull();
+      expect(entry.issuer).toMatch(/Pebble/);
+      // The answered tokens are gone from the table once the order is over.
+      const left = await orderer.app.database.db.selectFrom('acme_challenges').selectAll().execute();
+      expect(left).toEqual([]);
+      // The bystander never ordered: its state is still the one failure at start.
+      const bystanderState = await managed(bystander, await bystander.adminToken(), HOST);
+      expect(bystanderState.acme?.state).toBe('failed');
     });
   });
 

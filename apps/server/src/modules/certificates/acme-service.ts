@@ -7,6 +7,11 @@ import type { Kysely } from 'kysely';
 import type { AcmeConfig } from '../../config.js';
 import type { Engine } from '../../db/database.js';
 import { withSessionLock } from '../../db/locks.js';
+import {
+  deleteAcmeChallenge,
+  findAcmeChallenge,
+  putAcmeChallenge,
+} from '../../db/repositories/acme-challenge-repo.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { RateLimits } from '../../lib/rate-limiter.js';
@@ -25,6 +30,8 @@ const MAX_RETRY_MS = DAY_MS;
 /** One order's requests, polls included, end within this (the scheduler retries later). */
 const ORDER_DEADLINE_MS = 5 * 60_000;
 const REQUEST_TIMEOUT_MS = 30_000;
+/** A stored HTTP-01 challenge outlives its order by a little at most (a crash leaves no answer for long). */
+const CHALLENGE_TTL_MS = ORDER_DEADLINE_MS + 60_000;
 /** How often an authorization or order in progress is asked again (RFC 8555 section 7.5.1). */
 const POLL_MS = 1000;
 /** "立即续期": at most this many per administrator per window, across processes where the limits are shared. */
@@ -199,8 +206,17 @@ export function createAcmeService(options: {
         if (challenge.type === 'http-01') {
           const token = (challenge as { token: string }).token;
           tokens.set(token, keyAuthorization);
+          // Several processes on PostgreSQL: the CA's GET may reach another one, which reads the table.
+          if (options.engine === 'postgres') {
+            await putAcmeChallenge(options.db, {
+              token,
+              keyAuthorization,
+              expiresAt: now() + CHALLENGE_TTL_MS,
+            });
+          }
           cleanups.push(async () => {
             tokens.delete(token);
+            if (options.engine === 'postgres') await deleteAcmeChallenge(options.db, token, now());
           });
         } else {
           // For *.example.com the record is _acme-challenge.example.com (RFC 8555 section 8.4).
@@ -363,9 +379,17 @@ export function createAcmeService(options: {
       await running;
     },
 
-    /** For the HTTP-01 listener: the key authorization for `token`, or null (RFC 8555 section 8.3). */
-    challengeResponse(token: string): string | null {
-      return tokens.get(token) ?? null;
+    /**
+     * For the HTTP-01 listener: the key authorization for `token`, or null (RFC 8555 section 8.3).
+     * This process's orders from memory; on PostgreSQL any process's from the acme_challenges table,
+     * so the listener of every process behind a load balancer can answer the CA. Asked whatever this
+     * process's own ACME settings are: the challenge server runs only where HTTP-01 is configured.
+     */
+    async challengeResponse(token: string): Promise<string | null> {
+      const local = tokens.get(token);
+      if (local !== undefined) return local;
+      if (options.engine !== 'postgres') return null;
+      return findAcmeChallenge(options.db, token, now());
     },
 
     /** Waits for the check in flight, if any (tests). */
