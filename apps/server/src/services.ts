@@ -163,6 +163,7 @@ export function createServices(
       engine,
       certificates,
       rateLimits,
+      dnsServers: config.dnsServers,
       log,
     }),
     emailAccounts: createEmailAccountService({ db, engine, domains, settings }),

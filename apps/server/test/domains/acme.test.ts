@@ -7,9 +7,11 @@ import { join } from 'node:path';
 import { connect } from 'node:tls';
 import type { Certificate } from '@youju/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitForTxtRecord } from '../../src/modules/certificates/acme-dns.js';
 import { expectOk } from '../support/api.js';
 import { installCertificate, makeCertificate } from '../support/certificates.js';
 import {
+  dig,
   generateTsigKey,
   type RunningDnsServer,
   startBind,
@@ -297,7 +299,7 @@ describe.skipIf(!pebbleInstalled)('ACME against Pebble on loopback', () => {
           ACME_EMAIL: 'postmaster@acme.youju.test',
           ACME_DIRECTORY_URL: pebble.directoryUrl,
           ACME_CA_BUNDLE: pebble.caBundle,
-          ACME_HTTP_PORT: '0',
+          ACME_HTTP_PORT: String(await freePort()),
         },
       });
     });
@@ -423,6 +425,8 @@ describe.skipIf(!pebbleInstalled)('ACME against Pebble on loopback', () => {
           ACME_HTTP_PORT: '0',
           ACME_CHALLENGE: 'dns-01',
           ACME_RETRY_BASE_MS: String(HOUR_MS),
+          // The zone's NS (ns1.<zone>, 127.0.0.1) is found through BIND: the propagation check asks it.
+          DNS_SERVERS: bind.address,
         },
       });
       admin = await server.adminToken();
@@ -462,6 +466,29 @@ describe.skipIf(!pebbleInstalled)('ACME against Pebble on loopback', () => {
       const smtp = await smtpCertificate(server.smtpPort, host);
       expect(smtp.issuer).toMatch(/Pebble/);
       expect(smtp.subjectAltName).toContain(`DNS:*.${ZONE}`);
+    });
+
+    it('waits for the TXT record at the authoritative servers, and gives up after the bound', async () => {
+      const [host, port] = bind.address.split(':');
+      const primary = { host: host as string, port: Number(port) };
+      // A record nobody published: the wait ends with the servers named, in Chinese.
+      const started = Date.now();
+      await expect(
+        waitForTxtRecord({
+          name: `_acme-challenge.never.${ZONE}`,
+          value: 'not-there',
+          zone: ZONE,
+          primary,
+          resolvers: [bind.address],
+          timeoutMs: 3000,
+          pollMs: 500,
+        }),
+      ).rejects.toThrow(/未出现在权威服务器 127\.0\.0\.1:\d+ 上/);
+      // A bound on a hang, not a timing assertion.
+      expect(Date.now() - started).toBeLessThan(30_000);
+      // BIND's SOA and NS are there: a record it serves is seen at once.
+      const soa = dig(Number(port), ZONE, 'NS');
+      expect(soa.join(' ')).toContain(`ns1.${ZONE}`);
     });
   });
 });

@@ -121,6 +121,8 @@ export function createAcmeService(options: {
   engine: Engine;
   certificates: CertificateService;
   rateLimits: RateLimits;
+  /** DNS_SERVERS: where DNS-01 finds the zone's authoritative servers (system resolvers when empty) */
+  dnsServers?: string[];
   log?: Logger;
   now?: () => number;
 }) {
@@ -221,7 +223,13 @@ export function createAcmeService(options: {
         } else {
           // For *.example.com the record is _acme-challenge.example.com (RFC 8555 section 8.4).
           cleanups.push(
-            await publishDnsChallenge(options.db, authorization.identifier.value, keyAuthorization),
+            await publishDnsChallenge(
+              options.db,
+              authorization.identifier.value,
+              keyAuthorization,
+              options.dnsServers ?? [],
+              signal,
+            ),
           );
         }
         await client.completeChallenge(challenge);
