@@ -39,12 +39,12 @@ export async function startAcmeChallengeServer(
   server.keepAliveTimeout = 1;
   server.timeout = TIMEOUT_MS;
   server.on('request', (request, response) => {
-    void answer(request, response);
+    void respond(request, response);
   });
-  const answer = async (request: IncomingMessage, response: ServerResponse) => {
+  const respond = async (request: IncomingMessage, response: ServerResponse) => {
     const path = (request.url ?? '').split('?')[0] ?? '';
     const token = path.startsWith(PREFIX) ? path.slice(PREFIX.length) : '';
-    let answer: string | null = null;
+    let answer: string | null;
     try {
       // Only well-formed tokens reach the lookup (on PostgreSQL a primary-key read).
       answer =
