@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { request } from 'node:https';
+import { connect } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BodyOf, expectOk, parseBody } from '../support/api.js';
@@ -163,6 +164,7 @@ describe('SMTPS and HTTPS without a valid certificate', () => {
       env: { MAIL_HOSTNAME: HOST, SMTPS_PORT: '0', HTTPS_PORT: '0' },
       mailClients: {},
     });
+    const late: number[] = [];
     try {
       expect([server.smtpsPort, server.httpsPort, server.imapsPort, server.pop3sPort]).toEqual([
         null,
@@ -189,14 +191,26 @@ describe('SMTPS and HTTPS without a valid certificate', () => {
       const answer = await httpsGet(server.httpsPort as number, 'getVar');
       expect(answer.status).toBe(200);
       expect(answer.fingerprint).toBe(fingerprint(pair));
+      late.push(...[server.smtpsPort, server.httpsPort, server.imapsPort, server.pop3sPort].map(Number));
       for (const port of [server.imapsPort as number, server.pop3sPort as number]) {
         const client = await SmtpClient.connectTls(port, HOST);
         expect(client.peerCertificate()?.fingerprint256).toBe(fingerprint(pair));
         client.destroy();
       }
     } finally {
-      // Closing stops the listeners started late too (the test would hang on an open handle otherwise).
       await server.close();
+    }
+    // Closing stopped the listeners started late too: nothing answers on their ports any more.
+    for (const port of late) {
+      const refused = await new Promise<string>((resolve) => {
+        const socket = connect(port, '127.0.0.1');
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve('connected');
+        });
+        socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+      });
+      expect(refused).toBe('ECONNREFUSED');
     }
   });
 });
