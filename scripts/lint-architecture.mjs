@@ -50,6 +50,7 @@ export const TABLE_OWNERS = {
   webhook_deliveries: 'webhook-repo.ts',
   rate_counters: 'rate-counter-repo.ts',
   mail_forwards: 'forward-repo.ts',
+  acme_challenges: 'acme-challenge-repo.ts',
 };
 
 /** Kysely calls that start a query on a table (their first argument names it). */

@@ -165,6 +165,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     checkEveryMs: config.backupCheckMs,
   });
   app.addHook('preClose', async () => backups.stop());
+  // ACME's first check runs once the app is ready (the HTTP-01 listener is up by then); an order in
+  // flight is aborted on close.
+  app.addHook('onReady', async () => app.services.acme.start());
+  app.addHook('preClose', async () => app.services.acme.stop());
   startWebhooks(app, app.services.mailEvents);
 
   installHttpMetrics(app);

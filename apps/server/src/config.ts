@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
@@ -59,6 +60,29 @@ export interface Config {
   backupCheckMs: number;
   /** webhooks and Telegram (modules/webhooks) */
   webhooks: WebhookConfig;
+  /** ACME certificates (modules/certificates/acme-*): null when ACME_EMAIL is unset */
+  acme: AcmeConfig | null;
+}
+
+export interface AcmeConfig {
+  /** ACME_EMAIL: the account's contact (RFC 8555 section 7.3) */
+  email: string;
+  /** MAIL_HOSTNAME first, then ACME_HOSTNAMES: one certificate, one order, all names as SANs */
+  hostnames: string[];
+  /** ACME_DIRECTORY_URL: the CA's directory (RFC 8555 section 7.1.1); Let's Encrypt by default */
+  directoryUrl: string;
+  /** ACME_HTTP_PORT: where the HTTP-01 responder listens (80); null = HTTP-01 off */
+  httpPort: number | null;
+  /** ACME_CHALLENGE: http-01 (default) or dns-01 (through the domain's RFC 2136 settings) */
+  challenge: 'http-01' | 'dns-01';
+  /** ACME_CA_BUNDLE: extra PEM roots trusted for the directory (a private or test CA); null = system roots */
+  caBundle: string | null;
+  /** ACME_RENEW_DAYS: renew when fewer days than this are left (30) */
+  renewDays: number;
+  /** ACME_CHECK_MS: how often the renewal check runs (12 h) */
+  checkMs: number;
+  /** ACME_RETRY_BASE_MS: the wait after the first failure (1 h), doubled after each further one, at most 24 h */
+  retryBaseMs: number;
 }
 
 export interface WebhookConfig {
@@ -272,6 +296,62 @@ function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string 
   return raw;
 }
 
+const HOSTNAME_PATTERN = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+function acme(env: NodeJS.ProcessEnv, mailHostname: string): AcmeConfig | null {
+  const email = optional(env, 'ACME_EMAIL');
+  if (!email) return null;
+  if (!/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(email)) {
+    throw new ConfigError(`ACME_EMAIL 必须是邮箱地址，当前为 "${email}"`);
+  }
+  const extra = (optional(env, 'ACME_HOSTNAMES') ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase().replace(/\.$/, ''))
+    .filter(Boolean);
+  const hostnames = [...new Set([mailHostname.toLowerCase().replace(/\.$/, ''), ...extra])];
+  for (const name of hostnames) {
+    // A CA issues only for public DNS names (RFC 8555 section 7.1.4 identifiers of type dns).
+    if (name.length > 253 || !HOSTNAME_PATTERN.test(name)) {
+      throw new ConfigError(`ACME_HOSTNAMES 与 MAIL_HOSTNAME 必须是完整域名（可用 *. 通配），"${name}" 无效`);
+    }
+  }
+  if (hostnames.length > 100) throw new ConfigError('ACME_HOSTNAMES 最多 100 个域名');
+  const httpPort = listenerPort(env, 'ACME_HTTP_PORT', 80);
+  const challengeText = optional(env, 'ACME_CHALLENGE') ?? (httpPort === null ? 'dns-01' : 'http-01');
+  if (challengeText !== 'http-01' && challengeText !== 'dns-01') {
+    throw new ConfigError(`ACME_CHALLENGE 必须是 http-01 或 dns-01，当前为 "${challengeText}"`);
+  }
+  if (challengeText === 'http-01' && httpPort === null) {
+    throw new ConfigError('ACME_CHALLENGE=http-01 需要 ACME_HTTP_PORT（不能为 0）');
+  }
+  // RFC 8555 section 7.1.3 and 8.4: a wildcard name can only be validated by DNS-01.
+  if (challengeText === 'http-01' && hostnames.some((name) => name.startsWith('*.'))) {
+    throw new ConfigError('ACME_HOSTNAMES 含通配域名（*.）时必须设置 ACME_CHALLENGE=dns-01');
+  }
+  const caBundle = optional(env, 'ACME_CA_BUNDLE');
+  if (caBundle && !existsSync(caBundle)) {
+    throw new ConfigError(`ACME_CA_BUNDLE 指向的文件不存在："${caBundle}"`);
+  }
+  const renewText = optional(env, 'ACME_RENEW_DAYS');
+  const renewDays = renewText === null ? 30 : Number(renewText);
+  if (!Number.isInteger(renewDays) || renewDays < 1 || renewDays > 365) {
+    throw new ConfigError(`ACME_RENEW_DAYS 必须是 1 到 365 之间的整数，当前为 "${renewText}"`);
+  }
+  return {
+    email,
+    hostnames,
+    // RFC 8555 section 6.1: ACME runs over HTTPS only.
+    directoryUrl:
+      url(env, 'ACME_DIRECTORY_URL', ['https:']) ?? 'https://acme-v02.api.letsencrypt.org/directory',
+    httpPort,
+    challenge: challengeText,
+    caBundle: caBundle ? resolve(caBundle) : null,
+    renewDays,
+    checkMs: milliseconds(env, 'ACME_CHECK_MS', 12 * HOUR_MS),
+    retryBaseMs: milliseconds(env, 'ACME_RETRY_BASE_MS', HOUR_MS),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Partial<Config> = {}): Config {
   const permissionKey = env.PERMISSION_KEY || DEFAULT_PERMISSION_KEY;
   try {
@@ -322,6 +402,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Parti
     metricsToken: metricsToken(optional(env, 'METRICS_TOKEN')),
     backupCheckMs: milliseconds(env, 'BACKUP_CHECK_MS', MINUTE_MS),
     webhooks: webhooks(env, mailHostname),
+    acme: acme(env, mailHostname),
     ...defaults,
   };
 }

@@ -20,7 +20,7 @@ export interface HttpsServerHandle {
  */
 export async function startHttpsServer(
   app: FastifyInstance,
-  options: { port?: number | null; host?: string } = {},
+  options: { port?: number | null; host?: string; closeWithApp?: boolean } = {},
 ): Promise<HttpsServerHandle | null> {
   const { config, services } = app;
   const port = options.port === undefined ? config.httpsPort : options.port;
@@ -55,7 +55,8 @@ export async function startHttpsServer(
     });
     return closing;
   };
-  app.addHook('preClose', close);
+  // false: started after the app is ready (tls-listeners.ts), whose starter closes it.
+  if (options.closeWithApp !== false) app.addHook('preClose', close);
 
   await app.ready();
   const host = options.host ?? config.host;

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { startAcmeChallengeServer } from './acme-challenge-server.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { tuneHeap } from './heap.js';
@@ -9,6 +10,7 @@ import { SHUTDOWN_LIMITS } from './lib/shutdown.js';
 import { startPop3Server } from './pop3/pop3-server.js';
 import { startSmtpServer, startSmtpsServer } from './smtp/smtp-server.js';
 import { startSubmissionServer } from './smtp/submission-server.js';
+import { startWhenCertified } from './tls-listeners.js';
 
 /** Entry point: validate the configuration, build the app, listen, shut down cleanly. */
 async function main(): Promise<void> {
@@ -70,27 +72,44 @@ async function main(): Promise<void> {
   };
   // SMTP first: app.close() (on SIGTERM) stops it before HTTP and the database.
   const smtp = started(await startSmtpServer(app));
-  const smtps = started(await startSmtpsServer(app));
+  // The implicit-TLS listeners start now when a certificate exists, else as soon as one appears
+  // (the first ACME issuance, or reloadCertificates): see tls-listeners.ts. A shutdown closes
+  // whichever of them is running with the rest.
+  const later = { closeWithApp: false } as const;
+  const whenCertified = async <T extends { port: number; close(): Promise<void> }>(
+    name: string,
+    enabled: boolean,
+    start: () => Promise<T | null>,
+  ) => {
+    const deferred = await startWhenCertified(app, name, enabled, start);
+    listeners.push({ close: async () => deferred.current?.close() });
+  };
+  await whenCertified('SMTPS', config.smtpsPort !== null, () => startSmtpsServer(app, later));
   // Mail clients' submission (RFC 6409): STARTTLS on SUBMISSION_PORT, implicit TLS on SUBMISSIONS_PORT.
   const submission = started(await startSubmissionServer(app));
-  const submissions = started(await startSubmissionServer(app, { secure: true }));
+  await whenCertified('SMTP submission (TLS)', config.submissionsPort !== null, () =>
+    startSubmissionServer(app, { secure: true, ...later }),
+  );
   // The mail-client listeners (API.md "Standard mail clients"); each is off when its port is.
   const imap = started(await startImapServer(app));
-  const imaps = started(await startImapServer(app, { secure: true }));
+  await whenCertified('IMAPS', config.imapsPort !== null, () =>
+    startImapServer(app, { secure: true, ...later }),
+  );
   const pop3 = started(await startPop3Server(app));
-  const pop3s = started(await startPop3Server(app, { secure: true }));
-  // HTTPS registers its close hook, waits for the app to be ready, then listens.
-  const https = started(await startHttpsServer(app));
+  await whenCertified('POP3S', config.pop3sPort !== null, () =>
+    startPop3Server(app, { secure: true, ...later }),
+  );
+  // ACME's HTTP-01 responder (ACME_HTTP_PORT) listens before the app is ready, when ACME's first check runs.
+  const acmeChallenge = started(await startAcmeChallengeServer(app));
+  // HTTPS waits for the app to be ready, then listens.
+  await whenCertified('HTTPS', config.httpsPort !== null, () => startHttpsServer(app, later));
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`SMTP listening on ${config.host}:${smtp.port}`);
-  if (smtps) app.log.info(`SMTPS listening on ${config.host}:${smtps.port}`);
+  // The implicit-TLS listeners log their own start (now, or when a certificate appears).
   if (submission) app.log.info(`SMTP submission listening on ${config.host}:${submission.port}`);
-  if (submissions) app.log.info(`SMTP submission (TLS) listening on ${config.host}:${submissions.port}`);
   if (imap) app.log.info(`IMAP listening on ${config.host}:${imap.port}`);
-  if (imaps) app.log.info(`IMAPS listening on ${config.host}:${imaps.port}`);
   if (pop3) app.log.info(`POP3 listening on ${config.host}:${pop3.port}`);
-  if (pop3s) app.log.info(`POP3S listening on ${config.host}:${pop3s.port}`);
-  if (https) app.log.info(`HTTPS listening on ${config.host}:${https.port}`);
+  if (acmeChallenge) app.log.info(`ACME HTTP-01 listening on ${config.host}:${acmeChallenge.port}`);
 }
 
 main().catch((error: unknown) => {

@@ -8,7 +8,7 @@ import { createMetrics } from './lib/metrics.js';
 import { createApiKeyService } from './modules/api-keys/index.js';
 import { createAuthService } from './modules/auth/index.js';
 import { createCardService } from './modules/cards/index.js';
-import { createCertificateService } from './modules/certificates/index.js';
+import { createAcmeService, createCertificateService } from './modules/certificates/index.js';
 import { createDashboardService } from './modules/dashboard/index.js';
 import { createDkimService } from './modules/dkim/index.js';
 import { createDnsLookup, createDnsService } from './modules/dns/index.js';
@@ -161,6 +161,17 @@ export function createServices(
     dkim,
     dns: createDnsService({ db, config, domains, dkim }),
     certificates,
+    // ACME (ACME_EMAIL): issues and renews the certificate the service above serves.
+    acme: createAcmeService({
+      config: config.acme,
+      dataDir: config.dataDir,
+      db,
+      engine,
+      certificates,
+      rateLimits,
+      dnsServers: config.dnsServers,
+      log,
+    }),
     emailAccounts: createEmailAccountService({ db, engine, domains, settings }),
     cards: createCardService({ db, engine, domains, settings, rateLimits }),
     paySettings,

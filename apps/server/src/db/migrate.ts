@@ -18,6 +18,7 @@ import * as mailFolders from './migrations/050_mail_folders.js';
 import * as webhooks from './migrations/051_webhooks.js';
 import * as messageAuth from './migrations/052_message_auth.js';
 import * as mailForwarding from './migrations/053_mail_forwarding.js';
+import * as acmeChallenges from './migrations/054_acme_challenges.js';
 
 /**
  * Numbered migrations, applied in order on start (see README.md beside this file). Each module
@@ -45,6 +46,7 @@ const migrations: Record<string, (engine: Engine) => Migration> = {
   '051_webhooks': (engine) => ({ up: (db) => webhooks.up(db, engine) }),
   '052_message_auth': () => ({ up: (db) => messageAuth.up(db) }),
   '053_mail_forwarding': (engine) => ({ up: (db) => mailForwarding.up(db, engine) }),
+  '054_acme_challenges': (engine) => ({ up: (db) => acmeChallenges.up(db, engine) }),
 };
 
 export const SCHEMA_VERSION = Object.keys(migrations).length;

@@ -29,6 +29,7 @@ export interface Database {
   sent_message_chunks: SentMessageChunkTable;
   outbound_queue: OutboundQueueTable;
   rate_counters: RateCounterTable;
+  acme_challenges: AcmeChallengeTable;
   retired_addresses: RetiredAddressTable;
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
@@ -411,6 +412,13 @@ export interface OutboundQueueTable {
 export type OutboundQueueRow = Selectable<OutboundQueueTable>;
 
 /** Events of one rate limit, key and time bucket, shared by processes (migration 035). */
+/** migration 054: ACME HTTP-01 challenges in flight, read by every process (PostgreSQL) */
+export interface AcmeChallengeTable {
+  token: string;
+  key_authorization: string;
+  expires_at: number;
+}
+
 export interface RateCounterTable {
   name: string;
   key: string;

@@ -10,6 +10,8 @@ export interface ImapListenerOptions {
   secure?: boolean;
   /** tests: treat loopback clients as remote, so LOGIN needs TLS */
   loopbackIsRemote?: boolean;
+  /** false for a listener started after the app is ready (tls-listeners.ts), which its starter closes */
+  closeWithApp?: boolean;
   /** tests: other session limits (a shorter login check) */
   limits?: Partial<typeof IMAP_LIMITS>;
 }
@@ -67,6 +69,7 @@ export async function startImapServer(
       secure,
       ...(options.host ? { host: options.host } : {}),
       ...(options.loopbackIsRemote ? { loopbackIsRemote: true } : {}),
+      ...(options.closeWithApp === false ? { closeWithApp: false } : {}),
     },
     IMAP_LIMITS,
     async (connection) => {

@@ -45,6 +45,8 @@ export interface ListenerOptions {
   secure: boolean;
   /** tests: treat loopback clients as remote (the LOGINDISABLED path) */
   loopbackIsRemote?: boolean;
+  /** false for a listener started after the app is ready (tls-listeners.ts), which its starter closes */
+  closeWithApp?: boolean;
 }
 
 /**
@@ -188,6 +190,6 @@ export async function startMailClientListener(
       return closing;
     },
   };
-  app.addHook('preClose', async () => handle.close());
+  if (options.closeWithApp !== false) app.addHook('preClose', async () => handle.close());
   return handle;
 }

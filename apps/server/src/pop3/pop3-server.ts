@@ -10,6 +10,8 @@ export interface Pop3ListenerOptions {
   secure?: boolean;
   /** tests: treat loopback clients as remote, so USER/PASS need TLS */
   loopbackIsRemote?: boolean;
+  /** false for a listener started after the app is ready (tls-listeners.ts), which its starter closes */
+  closeWithApp?: boolean;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function startPop3Server(
       secure,
       ...(options.host ? { host: options.host } : {}),
       ...(options.loopbackIsRemote ? { loopbackIsRemote: true } : {}),
+      ...(options.closeWithApp === false ? { closeWithApp: false } : {}),
     },
     POP3_LIMITS,
     async (connection) => {

@@ -258,7 +258,7 @@ export function createSmtpHandlers(
  */
 export async function startSmtpServer(
   app: FastifyInstance,
-  options: { port?: number; host?: string; secure?: boolean } = {},
+  options: { port?: number; host?: string; secure?: boolean; closeWithApp?: boolean } = {},
 ): Promise<SmtpServerHandle> {
   const { config, services } = app;
   const log = appLogger(app);
@@ -358,7 +358,8 @@ export async function startSmtpServer(
     },
   };
   // Stop taking mail before the HTTP server and the database go away.
-  app.addHook('preClose', async () => handle.close());
+  // (A listener started after the app is ready cannot add hooks: its starter closes it.)
+  if (options.closeWithApp !== false) app.addHook('preClose', async () => handle.close());
   return handle;
 }
 
@@ -370,7 +371,7 @@ export async function startSmtpServer(
  */
 export async function startSmtpsServer(
   app: FastifyInstance,
-  options: { port?: number | null; host?: string } = {},
+  options: { port?: number | null; host?: string; closeWithApp?: boolean } = {},
 ): Promise<SmtpServerHandle | null> {
   const port = options.port === undefined ? app.config.smtpsPort : options.port;
   if (port === null) return null;
@@ -380,5 +381,10 @@ export async function startSmtpsServer(
     );
     return null;
   }
-  return startSmtpServer(app, { port, ...(options.host ? { host: options.host } : {}), secure: true });
+  return startSmtpServer(app, {
+    port,
+    ...(options.host ? { host: options.host } : {}),
+    secure: true,
+    ...(options.closeWithApp === false ? { closeWithApp: false } : {}),
+  });
 }

@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { request } from 'node:https';
+import { connect } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BodyOf, expectOk, parseBody } from '../support/api.js';
@@ -155,6 +156,61 @@ describe('SMTPS and HTTPS without a valid certificate', () => {
       expect((await server.api('GET', 'getVar')).status).toBe(200);
     } finally {
       await server.close();
+    }
+  });
+
+  it('starts SMTPS, HTTPS, IMAPS and POP3S once a certificate appears, without a restart', async () => {
+    const server = await startTestServer({
+      env: { MAIL_HOSTNAME: HOST, SMTPS_PORT: '0', HTTPS_PORT: '0' },
+      mailClients: {},
+    });
+    const late: number[] = [];
+    try {
+      expect([server.smtpsPort, server.httpsPort, server.imapsPort, server.pop3sPort]).toEqual([
+        null,
+        null,
+        null,
+        null,
+      ]);
+      const pair = makeCertificate([HOST]);
+      await installCertificate(server.dataDir, HOST, pair);
+      expectOk(
+        (await server.api('POST', 'user/reloadCertificates', { token: await server.adminToken() })).body,
+      );
+      const listeners = server.tlsListeners;
+      await Promise.all([
+        listeners.smtps.started(),
+        listeners.https.started(),
+        listeners.imaps.started(),
+        listeners.pop3s.started(),
+      ]);
+      const secure = await smtps(server.smtpsPort as number);
+      expect(secure.greeting).toBe(220);
+      expect(secure.fingerprint).toBe(fingerprint(pair));
+      await secure.client.command('QUIT').catch(() => undefined);
+      const answer = await httpsGet(server.httpsPort as number, 'getVar');
+      expect(answer.status).toBe(200);
+      expect(answer.fingerprint).toBe(fingerprint(pair));
+      late.push(...[server.smtpsPort, server.httpsPort, server.imapsPort, server.pop3sPort].map(Number));
+      for (const port of [server.imapsPort as number, server.pop3sPort as number]) {
+        const client = await SmtpClient.connectTls(port, HOST);
+        expect(client.peerCertificate()?.fingerprint256).toBe(fingerprint(pair));
+        client.destroy();
+      }
+    } finally {
+      await server.close();
+    }
+    // Closing stopped the listeners started late too: nothing answers on their ports any more.
+    for (const port of late) {
+      const refused = await new Promise<string>((resolve) => {
+        const socket = connect(port, '127.0.0.1');
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve('connected');
+        });
+        socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+      });
+      expect(refused).toBe('ECONNREFUSED');
     }
   });
 });

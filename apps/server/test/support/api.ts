@@ -129,6 +129,7 @@ export interface ApiBodies {
   'user/setDnsProvider': ApiEnvelope<DnsProviderData>;
   'user/getCertificates': ApiEnvelope<CertificatesData>;
   'user/reloadCertificates': ApiEnvelope<CertificatesData>;
+  'user/renewCertificates': ApiEnvelope<CertificatesData>;
   // mail
   'user/createEmail': ApiEnvelope<CreatedAddress>;
   'user/emailList': ApiEnvelope<Static<typeof AddressList>>;

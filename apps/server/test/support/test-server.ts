@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { startAcmeChallengeServer } from '../../src/acme-challenge-server.js';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { startHttpsServer } from '../../src/https-server.js';
@@ -10,6 +11,7 @@ import { startImapServer } from '../../src/imap/imap-server.js';
 import type { IMAP_LIMITS } from '../../src/imap/imap-session.js';
 import { startPop3Server } from '../../src/pop3/pop3-server.js';
 import { startSmtpServer, startSmtpsServer } from '../../src/smtp/smtp-server.js';
+import { type DeferredListener, startWhenCertified } from '../../src/tls-listeners.js';
 import { type ApiCaller, apiAt } from './api.js';
 
 /**
@@ -25,10 +27,12 @@ export interface TestServer {
   baseUrl: string;
   /** the inbound SMTP listener's port on 127.0.0.1 */
   smtpPort: number;
-  /** the SMTPS listener's port when `SMTPS_PORT` was given in `env` (use '0') and a certificate exists */
+  /** the SMTPS listener's port when `SMTPS_PORT` was given in `env` (use '0') and a certificate exists (now) */
   smtpsPort: number | null;
   /** the HTTPS listener's port when `HTTPS_PORT` was given in `env` (use '0') and a certificate exists */
   httpsPort: number | null;
+  /** the ACME HTTP-01 responder's port when `ACME_EMAIL` (and `ACME_HTTP_PORT`) were given in `env` */
+  acmeChallengePort: number | null;
   /** the IMAP listener's port (STARTTLS) when `mailClients` was given */
   imapPort: number | null;
   /** the IMAPS listener's port when `mailClients` was given and a certificate exists */
@@ -37,6 +41,11 @@ export interface TestServer {
   pop3Port: number | null;
   /** the POP3S listener's port when `mailClients` was given and a certificate exists */
   pop3sPort: number | null;
+  /** the implicit-TLS listeners, which start once a certificate exists: `started()` waits for one */
+  tlsListeners: Record<
+    'smtps' | 'https' | 'imaps' | 'pop3s',
+    DeferredListener<{ port: number; close(): Promise<void> }>
+  >;
   dataDir: string;
   /** Calls the API over real HTTP ({@link callApi}); the body is typed by the path. */
   api: ApiCaller;
@@ -106,8 +115,12 @@ export async function startTestServer(
     logger: sink ? { stream: { write: (line: string) => sink(line) } } : false,
   });
   const smtp = await startSmtpServer(app, { port: 0, host: '127.0.0.1' });
-  const smtps = await startSmtpsServer(app, { host: '127.0.0.1' });
-  const https = await startHttpsServer(app, { host: '127.0.0.1' });
+  // The implicit-TLS listeners as server.ts starts them: now, or once a certificate appears.
+  const later = { host: '127.0.0.1', closeWithApp: false } as const;
+  const smtps = await startWhenCertified(app, 'SMTPS', config.smtpsPort !== null, () =>
+    startSmtpsServer(app, later),
+  );
+  const acmeChallenge = await startAcmeChallengeServer(app, { host: '127.0.0.1' });
   const clientListener = {
     port: 0,
     host: '127.0.0.1',
@@ -117,9 +130,17 @@ export async function startTestServer(
   const imap = options.mailClients
     ? await startImapServer(app, { ...clientListener, ...(imapLimits ? { limits: imapLimits } : {}) })
     : null;
-  const imaps = options.mailClients ? await startImapServer(app, { ...clientListener, secure: true }) : null;
+  const imaps = await startWhenCertified(app, 'IMAPS', options.mailClients !== undefined, () =>
+    startImapServer(app, { ...clientListener, secure: true, closeWithApp: false }),
+  );
   const pop3 = options.mailClients ? await startPop3Server(app, clientListener) : null;
-  const pop3s = options.mailClients ? await startPop3Server(app, { ...clientListener, secure: true }) : null;
+  const pop3s = await startWhenCertified(app, 'POP3S', options.mailClients !== undefined, () =>
+    startPop3Server(app, { ...clientListener, secure: true, closeWithApp: false }),
+  );
+  // Last: starting HTTPS makes the app ready, after which no listener may add its close hook.
+  const https = await startWhenCertified(app, 'HTTPS', config.httpsPort !== null, () =>
+    startHttpsServer(app, later),
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
@@ -133,12 +154,22 @@ export async function startTestServer(
     config,
     baseUrl,
     smtpPort: smtp.port,
-    smtpsPort: smtps?.port ?? null,
-    httpsPort: https?.port ?? null,
+    get smtpsPort() {
+      return smtps.port;
+    },
+    get httpsPort() {
+      return https.port;
+    },
+    acmeChallengePort: acmeChallenge?.port ?? null,
     imapPort: imap?.port ?? null,
-    imapsPort: imaps?.port ?? null,
+    get imapsPort() {
+      return imaps.port;
+    },
     pop3Port: pop3?.port ?? null,
-    pop3sPort: pop3s?.port ?? null,
+    get pop3sPort() {
+      return pop3s.port;
+    },
+    tlsListeners: { smtps, https, imaps, pop3s },
     dataDir,
     api,
     async adminToken() {

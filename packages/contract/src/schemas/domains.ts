@@ -203,8 +203,30 @@ export const CertificateStatus = Type.Union([
   Type.Literal('expired'),
   Type.Literal('mismatch'),
   Type.Literal('invalid'),
+  /** an ACME certificate not issued yet (no folder) */
+  Type.Literal('missing'),
 ]);
 export type CertificateStatus = Static<typeof CertificateStatus>;
+/** The ACME side of a certificate the server issues itself (ACME_EMAIL set). */
+export const AcmeStatus = Type.Object({
+  /** valid: issued and not due · renewing: an order is in flight · failed: the last attempt failed
+   * (retried with backoff) · pending: not issued yet */
+  state: Type.Union([
+    Type.Literal('valid'),
+    Type.Literal('renewing'),
+    Type.Literal('failed'),
+    Type.Literal('pending'),
+  ]),
+  hostnames: Type.Array(Type.String()),
+  challenge: Type.Union([Type.Literal('http-01'), Type.Literal('dns-01')]),
+  lastAttemptAt: Type.Union([Time, Type.Null()]),
+  lastSuccessAt: Type.Union([Time, Type.Null()]),
+  /** why the last attempt failed, in Chinese; null after a success */
+  lastError: Type.Union([Type.String(), Type.Null()]),
+  /** when the next automatic attempt is due (30 days before expiry, or the retry after a failure) */
+  nextRenewalAt: Type.Union([Time, Type.Null()]),
+});
+export type AcmeStatus = Static<typeof AcmeStatus>;
 export const Certificate = Type.Object({
   hostnames: Type.Array(Type.String()),
   /** null when the file could not be read as a certificate */
@@ -217,6 +239,10 @@ export const Certificate = Type.Object({
   issuer: Type.Optional(Type.String()),
   /** what is wrong, in Chinese, when status is not ok */
   detail: Type.Optional(Type.String()),
+  /** acme: issued and renewed by the server (ACME_EMAIL) · manual: put there by the operator */
+  source: Type.Optional(Type.Union([Type.Literal('acme'), Type.Literal('manual')])),
+  /** the ACME state of the managed certificate (source acme only) */
+  acme: Type.Optional(AcmeStatus),
 });
 export type Certificate = Static<typeof Certificate>;
 export const CertificatesData = Type.Object({ certificates: Type.Array(Certificate) });

@@ -1,6 +1,6 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import type { Certificate, CertificateStatus } from '@youju/contract';
@@ -142,4 +142,31 @@ export async function readCertificates(certsDir: string): Promise<LoadedCertific
     }
   }
   return loaded;
+}
+
+/**
+ * Writes a certificate into `certsDir/<directory>/` in certbot's layout (privkey.pem 0600, cert.pem,
+ * chain.pem, fullchain.pem). Each file is written whole under a temporary name (a dot name, which
+ * no reader looks at) and renamed into place, the key first: a crash leaves each file old or new,
+ * never half written, and a reload never reads a torn file.
+ */
+export async function writeCertificateFiles(
+  certsDir: string,
+  directory: string,
+  pems: { privkey: string; cert: string; chain: string; fullchain: string },
+): Promise<void> {
+  const folder = join(certsDir, directory);
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  const files: Array<[string, string, number]> = [
+    [KEY_FILE, pems.privkey, 0o600],
+    ['cert.pem', pems.cert, 0o644],
+    ['chain.pem', pems.chain, 0o644],
+    [CERTIFICATE_FILE, pems.fullchain, 0o644],
+  ];
+  for (const [name, text, mode] of files) {
+    const temporary = join(folder, `.${name}.tmp-${process.pid}`);
+    await writeFile(temporary, text, { mode });
+    await chmod(temporary, mode);
+    await rename(temporary, join(folder, name));
+  }
 }
