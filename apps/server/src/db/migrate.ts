@@ -17,6 +17,7 @@ import * as messageCode from './migrations/049_message_code.js';
 import * as mailFolders from './migrations/050_mail_folders.js';
 import * as webhooks from './migrations/051_webhooks.js';
 import * as messageAuth from './migrations/052_message_auth.js';
+import * as mailboxGeneratedPassword from './migrations/060_mailbox_generated_password.js';
 
 /**
  * Numbered migrations, applied in order on start (see README.md beside this file). Each module
@@ -43,6 +44,7 @@ const migrations: Record<string, (engine: Engine) => Migration> = {
   '050_mail_folders': (engine) => ({ up: (db) => mailFolders.up(db, engine) }),
   '051_webhooks': (engine) => ({ up: (db) => webhooks.up(db, engine) }),
   '052_message_auth': () => ({ up: (db) => messageAuth.up(db) }),
+  '060_mailbox_generated_password': () => ({ up: (db) => mailboxGeneratedPassword.up(db) }),
 };
 
 export const SCHEMA_VERSION = Object.keys(migrations).length;
