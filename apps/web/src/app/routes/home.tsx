@@ -11,6 +11,7 @@ import { TemporaryMailboxCard } from '../../features/temporary-mailbox/component
 import { formatTime } from '../../lib/dates';
 import { showSuccessMessage } from '../../lib/feedback';
 import { refreshVariables } from '../../lib/variables';
+import { forgetCredential, rememberCredential } from '../../state/credential';
 import { saveToken, useSessionStore } from '../../state/session';
 import { useSettingsStore } from '../../state/settings';
 
@@ -44,6 +45,9 @@ export function Component() {
   // The temporary mailbox is a new session, entered exactly as a login is (see routes/auth.tsx).
   const enterTemporaryMailbox = async (data: RegEmailData) => {
     saveToken(data.token);
+    // Its credential shows once, in a dialog over the inbox (user layout's CredentialDialog).
+    if (data.credential) rememberCredential(data.email, data.credential);
+    else forgetCredential();
     queryClient.clear();
     await refreshVariables();
     const expiry = data.expiresAt ? `，有效期至 ${formatTime(data.expiresAt)}` : '';
