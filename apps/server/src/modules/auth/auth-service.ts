@@ -309,7 +309,8 @@ export function createAuthService(deps: {
         // take this path, and after it the old password is asked like everywhere else. The risk
         // accepted (docs/api.md): whoever holds such a mailbox's session can choose its password.
         const firstPassword =
-          mailbox.source === 'temporary' && (mailbox.password_hash === null || mailbox.password_generated === 1);
+          mailbox.source === 'temporary' &&
+          (mailbox.password_hash === null || mailbox.password_generated === 1);
         const skipOld = firstPassword && !input.oldPassword;
         if (!skipOld) {
           if (!input.oldPassword) throw ApiError.badRequest('请输入原密码');

@@ -9,8 +9,8 @@ import { allowedUserScreens, paths, userScreenByPath } from '../../config/routes
 import { useLogout } from '../../features/auth/api/logout';
 import { CredentialDialog } from '../../features/temporary-mailbox/components/credential-dialog';
 import { refreshVariables } from '../../lib/variables';
-import { usePermissionStore, usePermissions } from '../../state/permission';
 import { forgetCredential, setCredentialDialogOpen, useCredentialStore } from '../../state/credential';
+import { usePermissionStore, usePermissions } from '../../state/permission';
 import { clearToken } from '../../state/session';
 import { useSettingsStore } from '../../state/settings';
 
