@@ -124,6 +124,7 @@ describe('a temporary mailbox you keep', () => {
     const reg = await server.api('POST', 'regEmail', {
       body: { domainId: domain.id, localPart: 'registered', password: 'mailbox-pass' },
     });
+    expectOk(reg.body);
     const registered = await server.api('POST', 'user/changePassword', {
       token: reg.body.data.token,
       body: { newPassword: 'attacker-pass' },
@@ -140,6 +141,7 @@ describe('a temporary mailbox you keep', () => {
     expect(anonymous.status).toBe(401);
     // A mailbox an owner created without a password is not a one-click mailbox: no first-set path.
     const temp = await server.api('POST', 'regEmail', { body: { domainId: domain.id } });
+    expectOk(temp.body);
     await server.app.database.db
       .updateTable('mailboxes')
       .set({ source: 'admin' })
