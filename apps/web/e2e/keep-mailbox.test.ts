@@ -42,7 +42,7 @@ describe('a temporary mailbox you keep, in the browser', () => {
     const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
     expect(stored).not.toContain(credential);
     // The dialog fits the screen: nothing to scroll sideways to read the credential.
-    const box = await dialog.locator('.ant-modal-content').boundingBox();
+    const box = await dialog.boundingBox();
     expect(box?.width).toBeLessThanOrEqual(width);
     return { page, email, credential };
   }
