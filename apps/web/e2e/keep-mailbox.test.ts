@@ -86,7 +86,10 @@ describe('a temporary mailbox you keep, in the browser', () => {
 
   it('on a desktop: 复制 counts as saved, logout does not ask, the credential logs back in', async () => {
     const { page, email, credential } = await oneClick(1280, 800);
-    await page.getByRole('button', { name: /复\s*制/ }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /复\s*制$/ })
+      .click();
     await expect
       .poll(() => page.evaluate(() => navigator.clipboard.readText()))
       .toBe(`${email}\n${credential}`);
