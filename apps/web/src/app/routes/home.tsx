@@ -19,7 +19,7 @@ const highlights = [
   {
     icon: ThunderboltOutlined,
     title: '临时邮箱',
-    text: '在开放注册的域名上注册邮箱，不设密码即可得到一个临时邮箱，用来接收验证码等邮件。',
+    text: '在开放注册的域名上一键得到一个临时邮箱和它的凭证，用来接收验证码等邮件，退出后凭证可以找回邮箱。',
   },
   {
     icon: CloudServerOutlined,
