@@ -116,4 +116,19 @@ describe('a temporary mailbox you keep, in the browser', () => {
     await page.getByRole('button', { name: /退出登录/ }).click();
     await page.waitForURL(`${suite.baseUrl}/auth`);
   });
+  it('on a phone: the first password is set at /user/setting without the old one, then logs in', async () => {
+    const { page, email } = await oneClick(375, 740);
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /下载凭证/ })
+      .click();
+    await page.getByRole('button', { name: /完\s*成/ }).click();
+    await page.goto(`${suite.baseUrl}/user/setting`);
+    await page.getByLabel('新密码', { exact: true }).fill('my-own-pass-1');
+    await page.getByLabel('确认新密码').fill('my-own-pass-1');
+    await page.getByRole('button', { name: /保存新密码/ }).click();
+    await page.getByText('密码已修改，其他设备上的登录已失效').waitFor();
+    await page.getByRole('button', { name: /退出登录/ }).click();
+    await logBackIn(page, email, 'my-own-pass-1');
+  });
 });
