@@ -19,6 +19,7 @@ import * as webhooks from './migrations/051_webhooks.js';
 import * as messageAuth from './migrations/052_message_auth.js';
 import * as mailForwarding from './migrations/053_mail_forwarding.js';
 import * as acmeChallenges from './migrations/054_acme_challenges.js';
+import * as mailboxGeneratedPassword from './migrations/055_mailbox_generated_password.js';
 
 /**
  * Numbered migrations, applied in order on start (see README.md beside this file). Each module
@@ -47,6 +48,7 @@ const migrations: Record<string, (engine: Engine) => Migration> = {
   '052_message_auth': () => ({ up: (db) => messageAuth.up(db) }),
   '053_mail_forwarding': (engine) => ({ up: (db) => mailForwarding.up(db, engine) }),
   '054_acme_challenges': (engine) => ({ up: (db) => acmeChallenges.up(db, engine) }),
+  '055_mailbox_generated_password': () => ({ up: (db) => mailboxGeneratedPassword.up(db) }),
 };
 
 export const SCHEMA_VERSION = Object.keys(migrations).length;

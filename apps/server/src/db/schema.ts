@@ -106,6 +106,8 @@ export interface MailboxTable {
   source: string;
   note: string;
   created_at: number;
+  /** migration 055: 1 while the password is the credential generated at a one-click regEmail */
+  password_generated: Generated<number>;
 }
 export type MailboxRow = Selectable<MailboxTable>;
 export type NewMailboxRow = Insertable<MailboxTable>;

@@ -18,3 +18,17 @@ export function randomLocalPart(length = 10): string {
   for (const byte of bytes) result += LOCAL_ALPHABET[byte % LOCAL_ALPHABET.length];
   return result;
 }
+
+/**
+ * The credential of a one-click temporary mailbox (its generated password): 20 characters of the
+ * same read-aloud alphabet in groups of four, 100 random bits (32 divides 256, so no bias).
+ */
+export function newMailboxCredential(): string {
+  const bytes = randomBytes(20);
+  let result = '';
+  for (const [index, byte] of bytes.entries()) {
+    if (index > 0 && index % 4 === 0) result += '-';
+    result += LOCAL_ALPHABET[byte % LOCAL_ALPHABET.length];
+  }
+  return result;
+}

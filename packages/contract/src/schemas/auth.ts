@@ -27,11 +27,20 @@ export const RegEmailData = Type.Object({
   token: Type.String(),
   email: Type.String(),
   expiresAt: Type.Optional(NullableTime),
+  /**
+   * Only for a temporary mailbox (no `password` given), only in this response: its generated
+   * password, which logs it back in with loginEmail. The server keeps only its hash.
+   */
+  credential: Type.Optional(Type.String({ description: '临时邮箱凭证（只返回一次）' })),
 });
 export type RegEmailData = Static<typeof RegEmailData>;
 
 export const ChangePasswordBody = Type.Object({
-  oldPassword: Type.String({ minLength: 1, maxLength: 128, description: '原密码' }),
+  /**
+   * Required, except for a temporary mailbox whose password nobody chose yet (none, or the
+   * generated credential): it sets its first password from its own session without one.
+   */
+  oldPassword: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: '原密码' })),
   newPassword: Password,
 });
 export type ChangePasswordBody = Static<typeof ChangePasswordBody>;

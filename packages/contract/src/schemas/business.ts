@@ -15,7 +15,7 @@ export const EmailAccount = Type.Object({
   source: Type.String(),
   note: Type.String(),
   createdAt: Time,
-  /** a temporary mailbox has no password: it is reached by its session token only */
+  /** a one-click temporary mailbox (expires; its password, if any, is generated or set later) */
   temporary: Type.Optional(Type.Boolean()),
 });
 export type EmailAccount = Static<typeof EmailAccount>;

@@ -85,8 +85,13 @@ export async function updateMailbox(
     .executeTakeFirstOrThrow();
 }
 
+/** A password the owner chose: the mailbox no longer has a generated one (migration 055). */
 export async function setMailboxPasswordHash(db: Queryable, id: number, passwordHash: string): Promise<void> {
-  await db.updateTable('mailboxes').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+  await db
+    .updateTable('mailboxes')
+    .set({ password_hash: passwordHash, password_generated: 0 })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Deletes the mailboxes `ids` (their mail must be gone first); returns how many went. */

@@ -32,7 +32,7 @@ import { ApiError } from '../../lib/api-error.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { RateLimits } from '../../lib/rate-limiter.js';
 import { HOUR, toIso } from '../../lib/time.js';
-import { randomLocalPart } from '../../lib/tokens.js';
+import { newMailboxCredential, randomLocalPart } from '../../lib/tokens.js';
 import { refuseReservedLocalPart } from '../domains/index.js';
 import { addressTakenReason } from '../email-accounts/index.js';
 import type { FirewallService } from '../firewall/index.js';
@@ -108,9 +108,13 @@ export function createAuthService(deps: {
     }
     if (input.localPart !== undefined) await refuseReservedLocalPart(settings, input.localPart);
     const chosen = input.localPart !== undefined;
-    const password = input.password ? await hashPassword(input.password) : null;
+    const temporary = !input.password;
+    // A temporary mailbox gets a generated credential so its visitor can come back after logging
+    // out: hashed like any password, returned in this response only (docs/api.md).
+    const credential = temporary ? newMailboxCredential() : undefined;
+    const password = await hashPassword(input.password || (credential as string));
     const now = Date.now();
-    const expiresAt = password === null ? now + current.temporaryMailboxHours * HOUR : null;
+    const expiresAt = temporary ? now + current.temporaryMailboxHours * HOUR : null;
     for (let attempt = 0; attempt < 5; attempt++) {
       const localPart = (input.localPart ?? randomLocalPart()).toLowerCase();
       const address = `${localPart}@${domain.name}`;
@@ -131,12 +135,15 @@ export function createAuthService(deps: {
         quota_bytes: current.defaultQuotaBytes,
         used_bytes: 0,
         expires_at: expiresAt,
-        source: password === null ? 'temporary' : 'register',
+        source: temporary ? 'temporary' : 'register',
         note: '',
         created_at: now,
+        password_generated: temporary ? 1 : 0,
       });
       const token = await sessions.issue('mailbox', row.id, client, expiresAt);
-      return { token, email: address, expiresAt: toIso(expiresAt) };
+      return credential === undefined
+        ? { token, email: address, expiresAt: toIso(expiresAt) }
+        : { token, email: address, expiresAt: toIso(expiresAt), credential };
     }
     throw ApiError.conflict('生成随机邮箱失败，请重试');
   }
@@ -269,7 +276,8 @@ export function createAuthService(deps: {
 
     /**
      * Registers a mailbox on a domain open for registration. Without a password it is a temporary
-     * mailbox: it expires after the configured hours and is reached by its session token only.
+     * mailbox: it expires after the configured hours, and its generated credential (returned once
+     * as `credential`) logs it back in with loginEmail.
      */
     async regEmail(input: RegEmailBody, client: ClientInfo): Promise<RegEmailData> {
       const current = await settings.get();
@@ -293,13 +301,23 @@ export function createAuthService(deps: {
       const throttleKey = `change:${auth.role}:${auth.accountId ?? auth.mailboxId}`;
       const ticket = await throttle.admit(client.ip, throttleKey, async () => true);
       if (auth.role === 'mailbox') {
+        // The caller's own mailbox: the id comes from the session, never from the body.
         const mailbox = await getMailboxById(db, auth.mailboxId ?? -1);
-        if (mailbox.password_hash === null) {
-          throw ApiError.badRequest('临时邮箱没有密码，无法修改密码');
-        }
-        if (!(await verifyPassword(input.oldPassword, mailbox.password_hash))) {
-          await ticket.failed();
-          throw ApiError.badRequest('原密码不正确');
+        // A one-click temporary mailbox whose password nobody chose (none at all, from before
+        // migration 060, or the generated credential) sets its first one without an old one:
+        // its visitor never had one to type. Mailboxes an owner or administrator created never
+        // take this path, and after it the old password is asked like everywhere else. The risk
+        // accepted (docs/api.md): whoever holds such a mailbox's session can choose its password.
+        const firstPassword =
+          mailbox.source === 'temporary' &&
+          (mailbox.password_hash === null || mailbox.password_generated === 1);
+        const skipOld = firstPassword && !input.oldPassword;
+        if (!skipOld) {
+          if (!input.oldPassword) throw ApiError.badRequest('请输入原密码');
+          if (!(await verifyPassword(input.oldPassword, mailbox.password_hash))) {
+            await ticket.failed();
+            throw ApiError.badRequest('原密码不正确');
+          }
         }
         await setMailboxPasswordHash(db, mailbox.id, await hashPassword(input.newPassword));
         await ticket.succeeded();
@@ -307,6 +325,7 @@ export function createAuthService(deps: {
         return { token: await sessions.issue('mailbox', mailbox.id, client) };
       }
       const account = await getSystemAccountById(db, auth.accountId ?? -1);
+      if (!input.oldPassword) throw ApiError.badRequest('请输入原密码');
       if (!(await verifyPassword(input.oldPassword, account.password_hash))) {
         await ticket.failed();
         throw ApiError.badRequest('原密码不正确');

@@ -137,9 +137,15 @@ export function createEmailAccountService(deps: {
     async edit(auth: AuthContext, input: EditEmailAccountBody): Promise<EmailAccount> {
       const existing = await owned(auth, input.id);
       const changes: Partial<
-        Pick<MailboxRow, 'password_hash' | 'quota_bytes' | 'expires_at' | 'enabled' | 'note'>
+        Pick<
+          MailboxRow,
+          'password_hash' | 'password_generated' | 'quota_bytes' | 'expires_at' | 'enabled' | 'note'
+        >
       > = {};
-      if (input.password !== undefined) changes.password_hash = await hashPassword(input.password);
+      if (input.password !== undefined) {
+        changes.password_hash = await hashPassword(input.password);
+        changes.password_generated = 0;
+      }
       if (input.quotaBytes !== undefined) changes.quota_bytes = input.quotaBytes;
       const expiresAt = timeOrNull(input.expiresAt, 'expiresAt');
       if (expiresAt !== undefined) changes.expires_at = expiresAt;

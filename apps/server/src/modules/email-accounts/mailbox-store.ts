@@ -31,7 +31,8 @@ export function accountView(row: MailboxRow): EmailAccount {
     source: row.source,
     note: row.note,
     createdAt: toIso(row.created_at),
-    temporary: row.password_hash === null,
+    // A one-click mailbox keeps its expiry even with a generated or chosen password.
+    temporary: row.password_hash === null || row.source === 'temporary',
   };
 }
 

@@ -1,13 +1,15 @@
 import { LogoutOutlined, MailOutlined, UserOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Layout, Menu, Space, Tag, Typography } from 'antd';
+import { Button, Layout, Menu, Modal, Space, Tag, Typography } from 'antd';
 import { lazy, Suspense } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { DEFAULT_SITE_NAME } from '../../config/constants';
 import { roleLabel } from '../../config/labels';
 import { allowedUserScreens, paths, userScreenByPath } from '../../config/routes';
 import { useLogout } from '../../features/auth/api/logout';
+import { CredentialDialog } from '../../features/temporary-mailbox/components/credential-dialog';
 import { refreshVariables } from '../../lib/variables';
+import { forgetCredential, setCredentialDialogOpen, useCredentialStore } from '../../state/credential';
 import { usePermissionStore, usePermissions } from '../../state/permission';
 import { clearToken } from '../../state/session';
 import { useSettingsStore } from '../../state/settings';
@@ -26,8 +28,12 @@ export function Component() {
   const allowed = allowedUserScreens(permissions);
   const current = userScreenByPath(pathname);
 
+  const [modal, modalHolder] = Modal.useModal();
+  const unsavedEmail = useCredentialStore((state) => state.unsavedEmail);
+  const credentialShown = useCredentialStore((state) => state.credential !== null);
   const logoutMutation = useLogout(async () => {
     clearToken();
+    forgetCredential();
     queryClient.clear();
     await refreshVariables();
     await navigate(paths.auth);
@@ -84,10 +90,32 @@ export function Component() {
             <Button
               icon={<LogoutOutlined />}
               loading={logoutMutation.isPending}
-              onClick={() => logoutMutation.mutate()}
+              onClick={() => {
+                if (unsavedEmail === null) {
+                  logoutMutation.mutate();
+                  return;
+                }
+                // A one-click mailbox is reached again only with its credential: say so first.
+                modal.confirm({
+                  title: '凭证尚未保存，确定退出？',
+                  content: `临时邮箱 ${unsavedEmail} 的凭证还没有复制或下载。退出后，只有用邮箱地址和凭证才能重新登录；凭证丢失则无法再进入这个邮箱。`,
+                  okText: '仍然退出',
+                  okButtonProps: { danger: true },
+                  cancelText: credentialShown ? '先去保存' : '取消',
+                  onOk: () => logoutMutation.mutate(),
+                  onCancel: () => {
+                    if (credentialShown) setCredentialDialogOpen(true);
+                  },
+                });
+              }}
             >
               退出登录
             </Button>
+            {credentialShown ? (
+              <Button onClick={() => setCredentialDialogOpen(true)} data-testid="show-credential">
+                查看凭证
+              </Button>
+            ) : null}
           </Space>
         </Layout.Header>
         <Layout.Content style={{ padding: 24 }}>
@@ -99,6 +127,8 @@ export function Component() {
             <Outlet />
           )}
         </Layout.Content>
+        {modalHolder}
+        <CredentialDialog />
       </Layout>
     </Layout>
   );

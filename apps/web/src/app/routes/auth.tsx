@@ -6,6 +6,7 @@ import { DEFAULT_SITE_NAME } from '../../config/constants';
 import { paths } from '../../config/routes';
 import { AuthPanel } from '../../features/auth/components/auth-panel';
 import { refreshVariables } from '../../lib/variables';
+import { forgetCredential } from '../../state/credential';
 import { saveToken, useSessionStore } from '../../state/session';
 import { useSettingsStore } from '../../state/settings';
 
@@ -20,6 +21,8 @@ export function Component() {
   // entering /user, so that its menus match at once.
   const enter = async (token: string) => {
     saveToken(token);
+    // Another login: a temporary mailbox's unsaved credential is no longer this session's concern.
+    forgetCredential();
     queryClient.clear();
     await refreshVariables();
     await navigate(paths.user);

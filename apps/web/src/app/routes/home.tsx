@@ -11,6 +11,7 @@ import { TemporaryMailboxCard } from '../../features/temporary-mailbox/component
 import { formatTime } from '../../lib/dates';
 import { showSuccessMessage } from '../../lib/feedback';
 import { refreshVariables } from '../../lib/variables';
+import { forgetCredential, rememberCredential } from '../../state/credential';
 import { saveToken, useSessionStore } from '../../state/session';
 import { useSettingsStore } from '../../state/settings';
 
@@ -18,7 +19,7 @@ const highlights = [
   {
     icon: ThunderboltOutlined,
     title: '临时邮箱',
-    text: '在开放注册的域名上注册邮箱，不设密码即可得到一个临时邮箱，用来接收验证码等邮件。',
+    text: '在开放注册的域名上一键得到一个临时邮箱和它的凭证，用来接收验证码等邮件，退出后凭证可以找回邮箱。',
   },
   {
     icon: CloudServerOutlined,
@@ -44,6 +45,9 @@ export function Component() {
   // The temporary mailbox is a new session, entered exactly as a login is (see routes/auth.tsx).
   const enterTemporaryMailbox = async (data: RegEmailData) => {
     saveToken(data.token);
+    // Its credential shows once, in a dialog over the inbox (user layout's CredentialDialog).
+    if (data.credential) rememberCredential(data.email, data.credential);
+    else forgetCredential();
     queryClient.clear();
     await refreshVariables();
     const expiry = data.expiresAt ? `，有效期至 ${formatTime(data.expiresAt)}` : '';

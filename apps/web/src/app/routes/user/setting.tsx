@@ -25,6 +25,7 @@ export function Component() {
       {settings.data ? <PersonalSettingsForm value={settings.data.personal} /> : <Skeleton active />}
       {role === 'mailbox' ? (
         <ChangePasswordForm
+          oldPasswordOptional
           onChanged={(token) => {
             saveToken(token);
             showSuccessMessage('密码已修改，其他设备上的登录已失效');

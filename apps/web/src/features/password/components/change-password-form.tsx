@@ -3,7 +3,7 @@ import { confirmationField, rules } from '../../../config/validation';
 import { useChangePassword } from '../api/change-password';
 
 interface FormValues {
-  oldPassword: string;
+  oldPassword?: string;
   newPassword: string;
   confirmPassword: string;
 }
@@ -11,10 +11,15 @@ interface FormValues {
 interface ChangePasswordFormProps {
   /** the fresh token, for the app layer to store */
   onChanged: (token: string) => void;
+  /**
+   * A mailbox session: a one-click temporary mailbox that never chose a password sets its first one
+   * without the old (the server decides; every other mailbox is still asked for it).
+   */
+  oldPasswordOptional?: boolean;
 }
 
 /** Change the caller's own password; other devices are logged out. */
-export function ChangePasswordForm({ onChanged }: ChangePasswordFormProps) {
+export function ChangePasswordForm({ onChanged, oldPasswordOptional = false }: ChangePasswordFormProps) {
   const [form] = Form.useForm<FormValues>();
   const mutation = useChangePassword((data) => {
     form.resetFields();
@@ -26,9 +31,18 @@ export function ChangePasswordForm({ onChanged }: ChangePasswordFormProps) {
         form={form}
         layout="vertical"
         name="change-password-form"
-        onFinish={({ oldPassword, newPassword }) => mutation.mutate({ oldPassword, newPassword })}
+        onFinish={({ oldPassword, newPassword }) =>
+          mutation.mutate(oldPassword ? { oldPassword, newPassword } : { newPassword })
+        }
       >
-        <Form.Item name="oldPassword" label="原密码" rules={[{ required: true, message: '请输入原密码' }]}>
+        <Form.Item
+          name="oldPassword"
+          label="原密码"
+          rules={[{ required: !oldPasswordOptional, message: '请输入原密码' }]}
+          {...(oldPasswordOptional
+            ? { extra: '一键获取的临时邮箱第一次设置密码时可以留空（凭证即原密码，也可填写）' }
+            : {})}
+        >
           <Input.Password autoComplete="current-password" />
         </Form.Item>
         <Form.Item

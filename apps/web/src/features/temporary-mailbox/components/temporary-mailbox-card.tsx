@@ -23,7 +23,7 @@ interface TemporaryMailboxCardProps {
   onCreated: (data: RegEmailData) => Promise<void>;
 }
 
-/** 一键获取临时邮箱: a random address on an open domain, no password, straight into its inbox. */
+/** 一键获取临时邮箱: a random address on an open domain with a generated credential, straight into its inbox. */
 export function TemporaryMailboxCard({
   registrationOpen,
   defaultDomainId,
@@ -63,7 +63,7 @@ export function TemporaryMailboxCard({
           <Suspense fallback={button}>
             <Popconfirm
               title="获取新的临时邮箱？"
-              description="这会退出当前登录；没有设置密码的临时邮箱退出后无法再次进入。"
+              description="这会退出当前登录；临时邮箱退出后，只能用邮箱地址和凭证再次进入。"
               okText="继续"
               cancelText="取消"
               onConfirm={() => create.mutate(domainId)}
@@ -94,7 +94,7 @@ export function TemporaryMailboxCard({
   return (
     <Panel title="临时邮箱">
       <Paragraph secondary>
-        无需注册和密码，点一下得到一个随机地址，收信实时显示，适合接收验证码。临时邮箱只保存在本浏览器中，到期后自动删除。
+        无需注册，点一下得到一个随机地址和它的凭证，收信实时显示，适合接收验证码。保存好凭证，退出后也能在登录页用地址和凭证回来；到期后自动删除。
       </Paragraph>
       {body}
     </Panel>
