@@ -22,7 +22,13 @@ import {
 import { astringOf, ImapSyntaxError, type ImapValue, keywordOf } from '../protocols/imap/imap-value.js';
 import { formatInternalDate, parseInternalDate } from '../protocols/imap/internal-date.js';
 import { decodeMailboxName, encodeMailboxName } from '../protocols/imap/mailbox-name.js';
-import { bodyPartOf, envelopeOf, parseMimeTree, sectionBytes } from '../protocols/imap/message-parts.js';
+import {
+  binaryContent,
+  bodyPartOf,
+  envelopeOf,
+  parseMimeTree,
+  sectionBytes,
+} from '../protocols/imap/message-parts.js';
 import { bodyStructureData, envelopeData } from '../protocols/imap/message-structure.js';
 import {
   continuationRequest,
@@ -141,6 +147,8 @@ export class ImapSession {
   private authFailures = 0;
   private selected: SelectedFolder | null = null;
   private condstore = false;
+  /** `ENABLE IMAP4rev2` was accepted: RFC 9051 rules from then on (see README) */
+  private rev2 = false;
   private syncing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -235,6 +243,8 @@ export class ImapSession {
   private capabilities(): string[] {
     const capabilities = [
       'IMAP4rev1',
+      // RFC 9051 section 7.2.2: both are listed; the client picks rev2 with ENABLE
+      'IMAP4rev2',
       'LITERAL+',
       'SASL-IR',
       'ID',
@@ -249,7 +259,7 @@ export class ImapSession {
       if (this.loginAllowed()) capabilities.push('AUTH=PLAIN');
       else capabilities.push('LOGINDISABLED');
     } else {
-      capabilities.push('UIDPLUS', 'MOVE', 'SPECIAL-USE', 'CONDSTORE');
+      capabilities.push('UIDPLUS', 'MOVE', 'SPECIAL-USE', 'CONDSTORE', 'BINARY', 'ESEARCH', 'STATUS=SIZE');
     }
     return capabilities;
   }
@@ -355,8 +365,17 @@ export class ImapSession {
     this.requireAuth();
     switch (command.command) {
       case 'ENABLE': {
-        const enabled = args.map((arg) => keywordOf(arg)).filter((name) => name === 'CONDSTORE');
-        if (enabled.length > 0) this.condstore = true;
+        // RFC 5161 section 3.1: only what was not already on is listed as ENABLED
+        const enabled: string[] = [];
+        for (const name of args.map((arg) => keywordOf(arg))) {
+          if (name === 'CONDSTORE' && !this.condstore && !enabled.includes(name)) {
+            this.condstore = true;
+            enabled.push(name);
+          } else if (name === 'IMAP4REV2' && !this.rev2) {
+            this.rev2 = true;
+            enabled.push('IMAP4rev2');
+          }
+        }
         this.write(untaggedData([{ atom: 'ENABLED' }, ...enabled.map((atom) => ({ atom: atom as string }))]));
         this.ok(tag, 'ENABLE completed');
         return;
@@ -587,7 +606,7 @@ export class ImapSession {
 
   private statusLine(
     wire: string,
-    row: MailFolderRow & { messages: number; unseen: number },
+    row: MailFolderRow & { messages: number; unseen: number; size: number; deleted: number },
     items: string[],
   ): Buffer {
     const values: ImapData[] = [];
@@ -597,9 +616,13 @@ export class ImapSession {
         UIDNEXT: row.uidnext,
         UIDVALIDITY: row.uidvalidity,
         UNSEEN: row.unseen,
-        RECENT: 0,
         HIGHESTMODSEQ: row.highest_modseq,
+        // RFC 9051 section 6.3.11 (and RFC 8438 STATUS=SIZE)
+        SIZE: row.size,
+        DELETED: row.deleted,
       };
+      // RFC 9051 appendix E: \Recent and STATUS RECENT are gone from rev2
+      if (!this.rev2) value.RECENT = 0;
       if (!(item in value)) throw new CommandError('BAD', `unknown STATUS item ${item.slice(0, 30)}`);
       values.push({ atom: item }, value[item] as number);
     }
@@ -619,6 +642,9 @@ export class ImapSession {
 
   private async select(tag: string, args: ImapValue[], readOnly: boolean): Promise<undefined> {
     const mailboxId = this.requireAuth();
+    // RFC 9051 section 7.1 (CLOSED, from RFC 7162): the previous folder is closed before the new one
+    if (this.selected !== null && this.rev2)
+      this.write(untaggedStatus('OK', 'previous folder closed', { name: 'CLOSED' }));
     this.selected = null;
     const folder = this.folderArg(args[0]);
     if (args[1]?.type === 'list' && args[1].items.some((item) => keywordOf(item) === 'CONDSTORE'))
@@ -644,10 +670,23 @@ export class ImapSession {
       }),
     );
     this.write(untaggedData([messages.length, { atom: 'EXISTS' }]));
-    this.write(untaggedData([0, { atom: 'RECENT' }]));
-    const firstUnseen = messages.findIndex((message) => !message.read);
-    if (firstUnseen !== -1)
-      this.write(untaggedStatus('OK', 'first unseen', { name: 'UNSEEN', value: firstUnseen + 1 }));
+    if (this.rev2) {
+      // RFC 9051 section 6.3.2: a LIST response is required, RECENT and [UNSEEN] are gone
+      const entry = IMAP_FOLDERS.find((candidate) => candidate.name === folder);
+      this.write(
+        untaggedData([
+          { atom: 'LIST' },
+          [{ atom: '\\HasNoChildren' }, ...(entry?.specialUse ? [{ atom: entry.specialUse }] : [])],
+          '/',
+          encodeMailboxName(wireNameOf(folder)),
+        ]),
+      );
+    } else {
+      this.write(untaggedData([0, { atom: 'RECENT' }]));
+      const firstUnseen = messages.findIndex((message) => !message.read);
+      if (firstUnseen !== -1)
+        this.write(untaggedStatus('OK', 'first unseen', { name: 'UNSEEN', value: firstUnseen + 1 }));
+    }
     this.write(untaggedStatus('OK', 'UIDs valid', { name: 'UIDVALIDITY', value: state.uidvalidity }));
     this.write(untaggedStatus('OK', 'predicted next UID', { name: 'UIDNEXT', value: state.uidnext }));
     this.write(untaggedStatus('OK', 'highest', { name: 'HIGHESTMODSEQ', value: state.highest_modseq }));
@@ -873,9 +912,10 @@ export class ImapSession {
       },
     });
     const numbers = found.map((index) => (byUid ? (messages[index] as FolderMessageRow).uid : index + 1));
-    if (parsed.returnOptions !== null) {
-      // RFC 4731 ESEARCH
-      const options = parsed.returnOptions.length === 0 ? ['ALL'] : parsed.returnOptions;
+    if (parsed.returnOptions !== null || this.rev2) {
+      // RFC 4731 ESEARCH; RFC 9051 section 7.3.4: a rev2 session gets no `* SEARCH` at all
+      const options =
+        parsed.returnOptions === null || parsed.returnOptions.length === 0 ? ['ALL'] : parsed.returnOptions;
       const data: ImapData[] = [{ atom: 'ESEARCH' }, [{ atom: 'TAG' }, tag]];
       if (byUid) data.push({ atom: 'UID' });
       // `numbers` is in folder order, so ascending; Math.min(...numbers) would overflow the call
@@ -933,9 +973,6 @@ export class ImapSession {
       this.condstore = true;
       if (!attributes.some((attribute) => attribute.name === 'MODSEQ')) attributes.push({ name: 'MODSEQ' });
     }
-    if (attributes.some((attribute) => attribute.name === 'BINARY[]' || attribute.name === 'BINARY.SIZE')) {
-      throw new CommandError('NO', 'BINARY is not supported', { name: 'CANNOT' });
-    }
     for (const index of this.resolve(selected, parsed.sequence, byUid)) {
       const message = selected.messages[index];
       if (!message) continue;
@@ -951,7 +988,10 @@ export class ImapSession {
     attributes: FetchAttribute[],
   ): Promise<void> {
     const marksSeen = attributes.some(
-      (a) => (a.name === 'BODY[]' && !a.peek) || a.name === 'RFC822' || a.name === 'RFC822.TEXT',
+      (a) =>
+        ((a.name === 'BODY[]' || a.name === 'BINARY[]') && !a.peek) ||
+        a.name === 'RFC822' ||
+        a.name === 'RFC822.TEXT',
     );
     let current = message;
     if (marksSeen && !selected.readOnly && !message.read) {
@@ -964,12 +1004,32 @@ export class ImapSession {
       a.name === 'RFC822';
     const needsRaw = attributes.some(
       (a) =>
-        ['ENVELOPE', 'BODYSTRUCTURE', 'BODY', 'RFC822.HEADER', 'RFC822.TEXT', 'BODY[]', 'RFC822'].includes(
-          a.name,
-        ) && !(wholeOnly(a) && current.size > this.limits.inMemoryBodyBytes),
+        [
+          'ENVELOPE',
+          'BODYSTRUCTURE',
+          'BODY',
+          'RFC822.HEADER',
+          'RFC822.TEXT',
+          'BODY[]',
+          'RFC822',
+          'BINARY[]',
+          'BINARY.SIZE',
+        ].includes(a.name) && !(wholeOnly(a) && current.size > this.limits.inMemoryBodyBytes),
     );
     const raw = needsRaw ? await readAll(this.deps.folders.raw(current.raw_id)) : null;
     const tree = raw ? parseMimeTree(raw) : null;
+    // RFC 3516 section 4.3: an encoding the server cannot undo fails the command with
+    // [UNKNOWN-CTE], before anything of this message is written. Only the encodings are read here;
+    // each part is decoded when its item is written.
+    for (const attribute of attributes) {
+      if ((attribute.name !== 'BINARY[]' && attribute.name !== 'BINARY.SIZE') || !raw || !tree) continue;
+      const content = binaryContent(raw, tree, attribute.part, false);
+      if (content !== null && 'unknownEncoding' in content) {
+        throw new CommandError('NO', `cannot decode ${content.unknownEncoding.slice(0, 40)}`, {
+          name: 'UNKNOWN-CTE',
+        });
+      }
+    }
 
     // Each item is written (and drained) as soon as it is made: a FETCH naming the same large
     // section thousands of times (`BODY.PEEK[] BODY.PEEK[] …` fits 64 KiB thousands of times) must
@@ -1030,6 +1090,23 @@ export class ImapSession {
           };
           const bytes = raw && tree ? (sectionBytes(raw, tree, section) ?? Buffer.alloc(0)) : Buffer.alloc(0);
           items.push([name, formatData({ literal: bytes })]);
+          break;
+        }
+        case 'BINARY[]':
+        case 'BINARY.SIZE': {
+          const content = raw && tree ? binaryContent(raw, tree, attribute.part, true) : null;
+          // A part that does not exist: RFC 3516 leaves it open; an empty string, as BODY[] has.
+          let bytes = content !== null && 'bytes' in content ? content.bytes : Buffer.alloc(0);
+          if (attribute.name === 'BINARY.SIZE') {
+            items.push([name, formatData(bytes.length)]);
+            break;
+          }
+          if (attribute.partial !== null) {
+            const { offset, length } = attribute.partial;
+            bytes = bytes.subarray(Math.min(offset, bytes.length), Math.min(bytes.length, offset + length));
+          }
+          // RFC 3516 section 4.2: literal8 when the content holds NUL (not a valid `literal`)
+          items.push([name, formatData({ literal: bytes, binary: bytes.includes(0) })]);
           break;
         }
         case 'RFC822':
