@@ -130,7 +130,8 @@ class CommandError extends Error {
 /**
  * One IMAP4rev1 connection (RFC 3501) with IDLE (RFC 2177), UIDPLUS (RFC 4315), MOVE (RFC 6851),
  * SPECIAL-USE (RFC 6154), LITERAL+ (RFC 7888), ENABLE (RFC 5161), NAMESPACE (RFC 2342), ID
- * (RFC 2971), UNSELECT (RFC 3691) and CONDSTORE (RFC 7162). Commands run one at a time; the
+ * (RFC 2971), UNSELECT (RFC 3691), CONDSTORE (RFC 7162), BINARY (RFC 3516) and, after
+ * `ENABLE IMAP4rev2`, the RFC 9051 rules listed in README.md. Commands run one at a time; the
  * selected folder is a list of the messages the client knows (sequence number = index + 1), brought
  * up to date from the store (`sync`) after each command and, during IDLE, when the folder's modseq
  * moves (polled, and at once on new mail in this process).
@@ -562,9 +563,13 @@ export class ImapSession {
   private async list(kind: 'LIST' | 'LSUB', args: ImapValue[]): Promise<void> {
     let at = 0;
     let onlySpecialUse = false;
+    // RFC 9051 section 6.3.9: every folder here is subscribed (SUBSCRIBE keeps nothing), so the
+    // SUBSCRIBED selection lists them all, marked \Subscribed, as RETURN (SUBSCRIBED) does.
+    let subscribed = false;
     const first = args[0];
     if (kind === 'LIST' && first?.type === 'list') {
       onlySpecialUse = first.items.some((item) => keywordOf(item) === 'SPECIAL-USE');
+      subscribed = first.items.some((item) => keywordOf(item) === 'SUBSCRIBED');
       at = 1;
     }
     const reference = decodeMailboxName(astringOf(args[at], 'reference'));
@@ -577,6 +582,7 @@ export class ImapSession {
       const options = args[at + 3];
       if (options?.type !== 'list') throw new CommandError('BAD', 'RETURN needs a list');
       options.items.forEach((item, index) => {
+        if (keywordOf(item) === 'SUBSCRIBED') subscribed = true;
         if (keywordOf(item) === 'STATUS') {
           const items = options.items[index + 1];
           if (items?.type !== 'list') throw new CommandError('BAD', 'STATUS needs a list');
@@ -596,6 +602,7 @@ export class ImapSession {
       if (onlySpecialUse && folder.specialUse === null) continue;
       const attributes = [
         { atom: '\\HasNoChildren' },
+        ...(subscribed ? [{ atom: '\\Subscribed' }] : []),
         ...(folder.specialUse ? [{ atom: folder.specialUse }] : []),
       ];
       this.write(untaggedData([{ atom: kind }, attributes, '/', encodeMailboxName(folder.wire)]));

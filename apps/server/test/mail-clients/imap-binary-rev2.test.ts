@@ -288,5 +288,11 @@ describe('IMAP4rev2 (RFC 9051) after ENABLE', () => {
     const list = await client.command('l', 'LIST "" "*"');
     expect(list).toMatch(/^\* LIST \(\\HasNoChildren \\Trash\) "\/" "Trash"/m);
     expect(await client.command('m', 'LSUB "" "*"')).toMatch(/^\* LSUB \(\\HasNoChildren\) "\/" "INBOX"/m);
+    // RFC 9051 section 6.3.9: LIST (SUBSCRIBED) replaces LSUB
+    const subscribed = await client.command('n', 'LIST (SUBSCRIBED) "" "*"');
+    expect(subscribed.match(/\\Subscribed/g)?.length).toBe(5);
+    expect(subscribed).toMatch(/^\* LIST \(\\HasNoChildren \\Subscribed \\Junk\) "\/" "Junk"/m);
+    const returned = await client.command('o', 'LIST "" "Sent" RETURN (SUBSCRIBED CHILDREN)');
+    expect(returned).toMatch(/^\* LIST \(\\HasNoChildren \\Subscribed \\Sent\) "\/" "Sent"\r\no OK/m);
   });
 });
