@@ -1028,8 +1028,19 @@ export class ImapSession {
     // RFC 3516 section 4.3: an encoding the server cannot undo fails the command with
     // [UNKNOWN-CTE], before anything of this message is written. Only the encodings are read here;
     // each part is decoded when its item is written.
+    // Decoded parts are kept for this message only: a FETCH naming `BINARY.SIZE[1]` thousands of
+    // times decodes part 1 once (decoded bytes never outnumber the message's own).
+    const decoded = new Map<string, ReturnType<typeof binaryContent>>();
+    const binaryOf = (part: number[]) => {
+      const key = part.join('.');
+      if (!decoded.has(key)) decoded.set(key, raw && tree ? binaryContent(raw, tree, part) : null);
+      return decoded.get(key) ?? null;
+    };
+    const checked = new Set<string>();
     for (const attribute of attributes) {
       if ((attribute.name !== 'BINARY[]' && attribute.name !== 'BINARY.SIZE') || !raw || !tree) continue;
+      if (checked.has(attribute.part.join('.'))) continue;
+      checked.add(attribute.part.join('.'));
       const content = binaryContent(raw, tree, attribute.part, false);
       if (content !== null && 'unknownEncoding' in content) {
         throw new CommandError('NO', `cannot decode ${content.unknownEncoding.slice(0, 40)}`, {
@@ -1101,7 +1112,7 @@ export class ImapSession {
         }
         case 'BINARY[]':
         case 'BINARY.SIZE': {
-          const content = raw && tree ? binaryContent(raw, tree, attribute.part, true) : null;
+          const content = binaryOf(attribute.part);
           // A part that does not exist: RFC 3516 leaves it open; an empty string, as BODY[] has.
           let bytes = content !== null && 'bytes' in content ? content.bytes : Buffer.alloc(0);
           if (attribute.name === 'BINARY.SIZE') {

@@ -174,6 +174,16 @@ describe('BINARY (RFC 3516)', () => {
     expect(await client.command('d', 'FETCH 1 (BINARY[0])')).toMatch(/^d BAD/m);
   });
 
+  it('answers a FETCH naming the same BINARY part thousands of times (the part decoded once)', async () => {
+    const client = await loggedIn();
+    await client.command('s', 'EXAMINE INBOX');
+    const items = Array.from({ length: 3000 }, (_, i) => (i % 2 === 0 ? 'BINARY.SIZE[1]' : 'BINARY.PEEK[2]'));
+    const text = await client.command('r', `FETCH 1 (${items.join(' ')})`);
+    expect(text).toMatch(/^r OK/m);
+    expect(text.match(/BINARY\.SIZE\[1\] /g)?.length).toBe(1500);
+    expect(text.match(/BINARY\[2\] ~\{7\}/g)?.length).toBe(1500);
+  });
+
   it('BINARY without PEEK marks the message seen; PEEK and EXAMINE do not', async () => {
     const client = await loggedIn();
     await client.command('s', 'SELECT INBOX');
