@@ -22,7 +22,13 @@ import {
 import { astringOf, ImapSyntaxError, type ImapValue, keywordOf } from '../protocols/imap/imap-value.js';
 import { formatInternalDate, parseInternalDate } from '../protocols/imap/internal-date.js';
 import { decodeMailboxName, encodeMailboxName } from '../protocols/imap/mailbox-name.js';
-import { bodyPartOf, envelopeOf, parseMimeTree, sectionBytes } from '../protocols/imap/message-parts.js';
+import {
+  binaryContent,
+  bodyPartOf,
+  envelopeOf,
+  parseMimeTree,
+  sectionBytes,
+} from '../protocols/imap/message-parts.js';
 import { bodyStructureData, envelopeData } from '../protocols/imap/message-structure.js';
 import {
   continuationRequest,
@@ -126,7 +132,8 @@ class CommandError extends Error {
 /**
  * One IMAP4rev1 connection (RFC 3501) with IDLE (RFC 2177), UIDPLUS (RFC 4315), MOVE (RFC 6851),
  * SPECIAL-USE (RFC 6154), LITERAL+ (RFC 7888), ENABLE (RFC 5161), NAMESPACE (RFC 2342), ID
- * (RFC 2971), UNSELECT (RFC 3691) and CONDSTORE (RFC 7162). Commands run one at a time; the
+ * (RFC 2971), UNSELECT (RFC 3691), CONDSTORE (RFC 7162), BINARY (RFC 3516) and, after
+ * `ENABLE IMAP4rev2`, the RFC 9051 rules listed in README.md. Commands run one at a time; the
  * selected folder is a list of the messages the client knows (sequence number = index + 1), brought
  * up to date from the store (`sync`) after each command and, during IDLE, when the folder's modseq
  * moves (polled, and at once on new mail in this process).
@@ -143,6 +150,8 @@ export class ImapSession {
   private authFailures = 0;
   private selected: SelectedFolder | null = null;
   private condstore = false;
+  /** `ENABLE IMAP4rev2` was accepted: RFC 9051 rules from then on (see README) */
+  private rev2 = false;
   private syncing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -247,6 +256,8 @@ export class ImapSession {
   private capabilities(): string[] {
     const capabilities = [
       'IMAP4rev1',
+      // RFC 9051 section 7.2.2: both are listed; the client picks rev2 with ENABLE
+      'IMAP4rev2',
       'LITERAL+',
       'SASL-IR',
       'ID',
@@ -261,7 +272,7 @@ export class ImapSession {
       if (this.loginAllowed()) capabilities.push('AUTH=PLAIN');
       else capabilities.push('LOGINDISABLED');
     } else {
-      capabilities.push('UIDPLUS', 'MOVE', 'SPECIAL-USE', 'CONDSTORE');
+      capabilities.push('UIDPLUS', 'MOVE', 'SPECIAL-USE', 'CONDSTORE', 'BINARY', 'ESEARCH', 'STATUS=SIZE');
     }
     return capabilities;
   }
@@ -367,8 +378,17 @@ export class ImapSession {
     this.requireAuth();
     switch (command.command) {
       case 'ENABLE': {
-        const enabled = args.map((arg) => keywordOf(arg)).filter((name) => name === 'CONDSTORE');
-        if (enabled.length > 0) this.condstore = true;
+        // RFC 5161 section 3.1: only what was not already on is listed as ENABLED
+        const enabled: string[] = [];
+        for (const name of args.map((arg) => keywordOf(arg))) {
+          if (name === 'CONDSTORE' && !this.condstore && !enabled.includes(name)) {
+            this.condstore = true;
+            enabled.push(name);
+          } else if (name === 'IMAP4REV2' && !this.rev2) {
+            this.rev2 = true;
+            enabled.push('IMAP4rev2');
+          }
+        }
         this.write(untaggedData([{ atom: 'ENABLED' }, ...enabled.map((atom) => ({ atom: atom as string }))]));
         this.ok(tag, 'ENABLE completed');
         return;
@@ -555,9 +575,13 @@ export class ImapSession {
   private async list(kind: 'LIST' | 'LSUB', args: ImapValue[]): Promise<void> {
     let at = 0;
     let onlySpecialUse = false;
+    // RFC 9051 section 6.3.9: every folder here is subscribed (SUBSCRIBE keeps nothing), so the
+    // SUBSCRIBED selection lists them all, marked \Subscribed, as RETURN (SUBSCRIBED) does.
+    let subscribed = false;
     const first = args[0];
     if (kind === 'LIST' && first?.type === 'list') {
       onlySpecialUse = first.items.some((item) => keywordOf(item) === 'SPECIAL-USE');
+      subscribed = first.items.some((item) => keywordOf(item) === 'SUBSCRIBED');
       at = 1;
     }
     const reference = decodeMailboxName(astringOf(args[at], 'reference'));
@@ -570,6 +594,7 @@ export class ImapSession {
       const options = args[at + 3];
       if (options?.type !== 'list') throw new CommandError('BAD', 'RETURN needs a list');
       options.items.forEach((item, index) => {
+        if (keywordOf(item) === 'SUBSCRIBED') subscribed = true;
         if (keywordOf(item) === 'STATUS') {
           const items = options.items[index + 1];
           if (items?.type !== 'list') throw new CommandError('BAD', 'STATUS needs a list');
@@ -589,6 +614,7 @@ export class ImapSession {
       if (onlySpecialUse && folder.specialUse === null) continue;
       const attributes = [
         { atom: '\\HasNoChildren' },
+        ...(subscribed ? [{ atom: '\\Subscribed' }] : []),
         ...(folder.specialUse ? [{ atom: folder.specialUse }] : []),
       ];
       this.write(untaggedData([{ atom: kind }, attributes, '/', encodeMailboxName(folder.wire)]));
@@ -599,7 +625,7 @@ export class ImapSession {
 
   private statusLine(
     wire: string,
-    row: MailFolderRow & { messages: number; unseen: number },
+    row: MailFolderRow & { messages: number; unseen: number; size: number; deleted: number },
     items: string[],
   ): Buffer {
     const values: ImapData[] = [];
@@ -609,9 +635,13 @@ export class ImapSession {
         UIDNEXT: row.uidnext,
         UIDVALIDITY: row.uidvalidity,
         UNSEEN: row.unseen,
-        RECENT: 0,
         HIGHESTMODSEQ: row.highest_modseq,
+        // RFC 9051 section 6.3.11 (and RFC 8438 STATUS=SIZE)
+        SIZE: row.size,
+        DELETED: row.deleted,
       };
+      // RFC 9051 appendix E: \Recent and STATUS RECENT are gone from rev2
+      if (!this.rev2) value.RECENT = 0;
       if (!(item in value)) throw new CommandError('BAD', `unknown STATUS item ${item.slice(0, 30)}`);
       values.push({ atom: item }, value[item] as number);
     }
@@ -631,6 +661,9 @@ export class ImapSession {
 
   private async select(tag: string, args: ImapValue[], readOnly: boolean): Promise<undefined> {
     const mailboxId = this.requireAuth();
+    // RFC 9051 section 7.1 (CLOSED, from RFC 7162): the previous folder is closed before the new one
+    if (this.selected !== null && this.rev2)
+      this.write(untaggedStatus('OK', 'previous folder closed', { name: 'CLOSED' }));
     this.selected = null;
     const folder = this.folderArg(args[0]);
     if (args[1]?.type === 'list' && args[1].items.some((item) => keywordOf(item) === 'CONDSTORE'))
@@ -656,10 +689,23 @@ export class ImapSession {
       }),
     );
     this.write(untaggedData([messages.length, { atom: 'EXISTS' }]));
-    this.write(untaggedData([0, { atom: 'RECENT' }]));
-    const firstUnseen = messages.findIndex((message) => !message.read);
-    if (firstUnseen !== -1)
-      this.write(untaggedStatus('OK', 'first unseen', { name: 'UNSEEN', value: firstUnseen + 1 }));
+    if (this.rev2) {
+      // RFC 9051 section 6.3.2: a LIST response is required, RECENT and [UNSEEN] are gone
+      const entry = IMAP_FOLDERS.find((candidate) => candidate.name === folder);
+      this.write(
+        untaggedData([
+          { atom: 'LIST' },
+          [{ atom: '\\HasNoChildren' }, ...(entry?.specialUse ? [{ atom: entry.specialUse }] : [])],
+          '/',
+          encodeMailboxName(wireNameOf(folder)),
+        ]),
+      );
+    } else {
+      this.write(untaggedData([0, { atom: 'RECENT' }]));
+      const firstUnseen = messages.findIndex((message) => !message.read);
+      if (firstUnseen !== -1)
+        this.write(untaggedStatus('OK', 'first unseen', { name: 'UNSEEN', value: firstUnseen + 1 }));
+    }
     this.write(untaggedStatus('OK', 'UIDs valid', { name: 'UIDVALIDITY', value: state.uidvalidity }));
     this.write(untaggedStatus('OK', 'predicted next UID', { name: 'UIDNEXT', value: state.uidnext }));
     this.write(untaggedStatus('OK', 'highest', { name: 'HIGHESTMODSEQ', value: state.highest_modseq }));
@@ -885,9 +931,10 @@ export class ImapSession {
       },
     });
     const numbers = found.map((index) => (byUid ? (messages[index] as FolderMessageRow).uid : index + 1));
-    if (parsed.returnOptions !== null) {
-      // RFC 4731 ESEARCH
-      const options = parsed.returnOptions.length === 0 ? ['ALL'] : parsed.returnOptions;
+    if (parsed.returnOptions !== null || this.rev2) {
+      // RFC 4731 ESEARCH; RFC 9051 section 7.3.4: a rev2 session gets no `* SEARCH` at all
+      const options =
+        parsed.returnOptions === null || parsed.returnOptions.length === 0 ? ['ALL'] : parsed.returnOptions;
       const data: ImapData[] = [{ atom: 'ESEARCH' }, [{ atom: 'TAG' }, tag]];
       if (byUid) data.push({ atom: 'UID' });
       // `numbers` is in folder order, so ascending; Math.min(...numbers) would overflow the call
@@ -945,9 +992,6 @@ export class ImapSession {
       this.condstore = true;
       if (!attributes.some((attribute) => attribute.name === 'MODSEQ')) attributes.push({ name: 'MODSEQ' });
     }
-    if (attributes.some((attribute) => attribute.name === 'BINARY[]' || attribute.name === 'BINARY.SIZE')) {
-      throw new CommandError('NO', 'BINARY is not supported', { name: 'CANNOT' });
-    }
     for (const index of this.resolve(selected, parsed.sequence, byUid)) {
       const message = selected.messages[index];
       if (!message) continue;
@@ -963,7 +1007,10 @@ export class ImapSession {
     attributes: FetchAttribute[],
   ): Promise<void> {
     const marksSeen = attributes.some(
-      (a) => (a.name === 'BODY[]' && !a.peek) || a.name === 'RFC822' || a.name === 'RFC822.TEXT',
+      (a) =>
+        ((a.name === 'BODY[]' || a.name === 'BINARY[]') && !a.peek) ||
+        a.name === 'RFC822' ||
+        a.name === 'RFC822.TEXT',
     );
     let current = message;
     if (marksSeen && !selected.readOnly && !message.read) {
@@ -976,12 +1023,43 @@ export class ImapSession {
       a.name === 'RFC822';
     const needsRaw = attributes.some(
       (a) =>
-        ['ENVELOPE', 'BODYSTRUCTURE', 'BODY', 'RFC822.HEADER', 'RFC822.TEXT', 'BODY[]', 'RFC822'].includes(
-          a.name,
-        ) && !(wholeOnly(a) && current.size > this.limits.inMemoryBodyBytes),
+        [
+          'ENVELOPE',
+          'BODYSTRUCTURE',
+          'BODY',
+          'RFC822.HEADER',
+          'RFC822.TEXT',
+          'BODY[]',
+          'RFC822',
+          'BINARY[]',
+          'BINARY.SIZE',
+        ].includes(a.name) && !(wholeOnly(a) && current.size > this.limits.inMemoryBodyBytes),
     );
     const raw = needsRaw ? await readAll(this.deps.folders.raw(current.raw_id)) : null;
     const tree = raw ? parseMimeTree(raw) : null;
+    // RFC 3516 section 4.3: an encoding the server cannot undo fails the command with
+    // [UNKNOWN-CTE], before anything of this message is written. Only the encodings are read here;
+    // each part is decoded when its item is written.
+    // Decoded parts are kept for this message only: a FETCH naming `BINARY.SIZE[1]` thousands of
+    // times decodes part 1 once (decoded bytes never outnumber the message's own).
+    const decoded = new Map<string, ReturnType<typeof binaryContent>>();
+    const binaryOf = (part: number[]) => {
+      const key = part.join('.');
+      if (!decoded.has(key)) decoded.set(key, raw && tree ? binaryContent(raw, tree, part) : null);
+      return decoded.get(key) ?? null;
+    };
+    const checked = new Set<string>();
+    for (const attribute of attributes) {
+      if ((attribute.name !== 'BINARY[]' && attribute.name !== 'BINARY.SIZE') || !raw || !tree) continue;
+      if (checked.has(attribute.part.join('.'))) continue;
+      checked.add(attribute.part.join('.'));
+      const content = binaryContent(raw, tree, attribute.part, false);
+      if (content !== null && 'unknownEncoding' in content) {
+        throw new CommandError('NO', `cannot decode ${content.unknownEncoding.slice(0, 40)}`, {
+          name: 'UNKNOWN-CTE',
+        });
+      }
+    }
 
     // Each item is written (and drained) as soon as it is made: a FETCH naming the same large
     // section thousands of times (`BODY.PEEK[] BODY.PEEK[] …` fits 64 KiB thousands of times) must
@@ -1042,6 +1120,23 @@ export class ImapSession {
           };
           const bytes = raw && tree ? (sectionBytes(raw, tree, section) ?? Buffer.alloc(0)) : Buffer.alloc(0);
           items.push([name, formatData({ literal: bytes })]);
+          break;
+        }
+        case 'BINARY[]':
+        case 'BINARY.SIZE': {
+          const content = binaryOf(attribute.part);
+          // A part that does not exist: RFC 3516 leaves it open; an empty string, as BODY[] has.
+          let bytes = content !== null && 'bytes' in content ? content.bytes : Buffer.alloc(0);
+          if (attribute.name === 'BINARY.SIZE') {
+            items.push([name, formatData(bytes.length)]);
+            break;
+          }
+          if (attribute.partial !== null) {
+            const { offset, length } = attribute.partial;
+            bytes = bytes.subarray(Math.min(offset, bytes.length), Math.min(bytes.length, offset + length));
+          }
+          // RFC 3516 section 4.2: literal8 when the content holds NUL (not a valid `literal`)
+          items.push([name, formatData({ literal: bytes, binary: bytes.includes(0) })]);
           break;
         }
         case 'RFC822':

@@ -953,17 +953,22 @@ export async function listFolderMessages(
     .execute();
 }
 
-/** Messages and unseen messages per folder of a mailbox (LIST-STATUS, STATUS). */
+/**
+ * Messages, unseen messages, their total size and those marked \Deleted (bit 2 of `flags`) per
+ * folder of a mailbox (LIST-STATUS, STATUS; SIZE and DELETED are RFC 9051 section 6.3.11).
+ */
 export async function countFolderMessages(
   db: Queryable,
   mailboxId: number,
-): Promise<{ folder: FolderName; messages: number; unseen: number }[]> {
+): Promise<{ folder: FolderName; messages: number; unseen: number; size: number; deleted: number }[]> {
   const rows = await db
     .selectFrom('messages')
     .select((eb) => [
       'folder',
       eb.fn.countAll<number>().as('messages'),
       eb.fn.sum<number>(eb.case().when('read', '=', 0).then(1).else(0).end()).as('unseen'),
+      eb.fn.sum<number>('size').as('size'),
+      sql<number>`sum(case when (flags & 2) <> 0 then 1 else 0 end)`.as('deleted'),
     ])
     .where('mailbox_id', '=', mailboxId)
     .groupBy('folder')
@@ -972,6 +977,8 @@ export async function countFolderMessages(
     folder: row.folder,
     messages: Number(row.messages),
     unseen: Number(row.unseen ?? 0),
+    size: Number(row.size ?? 0),
+    deleted: Number(row.deleted ?? 0),
   }));
 }
 

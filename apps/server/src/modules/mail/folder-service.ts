@@ -155,7 +155,13 @@ export function createFolderService(deps: {
       ]);
       return folders.map((folder) => {
         const count = counts.find((c) => c.folder === folder.name);
-        return { ...folder, messages: count?.messages ?? 0, unseen: count?.unseen ?? 0 };
+        return {
+          ...folder,
+          messages: count?.messages ?? 0,
+          unseen: count?.unseen ?? 0,
+          size: count?.size ?? 0,
+          deleted: count?.deleted ?? 0,
+        };
       });
     },
 

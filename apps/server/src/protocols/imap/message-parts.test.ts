@@ -4,7 +4,10 @@ import { mutationsOf } from '../../../test/support/mutations.js';
 import { parseFetchAttribute } from './fetch-attributes.js';
 import type { ImapValue } from './imap-value.js';
 import {
+  binaryContent,
   bodyPartOf,
+  decodeBase64,
+  decodeQuotedPrintable,
   envelopeOf,
   findPart,
   parseAddressList,
@@ -168,5 +171,66 @@ describe('message parts on damaged input', () => {
       `Content-Type: multipart/mixed; boundary=z\r\n\r\n${'--z\r\n\r\nx\r\n'.repeat(5000)}--z--\r\n`,
     );
     expect(parseMimeTree(many).children.length).toBeLessThanOrEqual(500);
+  });
+});
+
+describe('BINARY decoding (RFC 3516, RFC 2045 section 6)', () => {
+  const qp = (text: string) => decodeQuotedPrintable(Buffer.from(text, 'latin1')).toString('latin1');
+
+  it('reads quoted-printable: escapes, soft breaks, transport blanks dropped, damage kept', () => {
+    expect(qp('a=3Db')).toBe('a=b');
+    expect(qp('soft=\r\nbreak')).toBe('softbreak');
+    expect(qp('soft=  \nbreak')).toBe('softbreak');
+    expect(qp('blanks   \r\nnext\t')).toBe('blanks\r\nnext');
+    expect(qp('kept=20\r\n')).toBe('kept \r\n');
+    expect(qp('=ZZ and =4')).toBe('=ZZ and =4');
+    expect(qp('lower =c3=a9')).toBe('lower \xc3\xa9');
+    expect(qp('end=')).toBe('end');
+  });
+
+  it('never makes quoted-printable or base64 output longer than the input', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        const input = Buffer.from(bytes);
+        expect(decodeQuotedPrintable(input).length).toBeLessThanOrEqual(input.length);
+        expect(decodeBase64(input).length).toBeLessThanOrEqual(input.length);
+      }),
+    );
+  });
+
+  it('reads base64 with line breaks and stray characters', () => {
+    const bytes = Buffer.from([0, 1, 2, 250, 13, 10]);
+    const text = bytes.toString('base64');
+    expect(decodeBase64(Buffer.from(`${text.slice(0, 4)}\r\n ${text.slice(4)}!`)).equals(bytes)).toBe(true);
+  });
+
+  it('decodes leaves only; composite parts as they are; unknown encodings reported', () => {
+    const raw = Buffer.from(
+      [
+        'Content-Type: multipart/mixed; boundary=x',
+        '',
+        '--x',
+        'Content-Transfer-Encoding: BASE64',
+        '',
+        'aGVsbG8=',
+        '--x',
+        'Content-Transfer-Encoding: x-gzip',
+        '',
+        'zz',
+        '--x',
+        'Content-Type: message/rfc822',
+        '',
+        'Subject: in',
+        '',
+        'body',
+        '--x--',
+      ].join('\r\n'),
+    );
+    const tree = parseMimeTree(raw);
+    expect(binaryContent(raw, tree, [1])).toEqual({ bytes: Buffer.from('hello') });
+    expect(binaryContent(raw, tree, [2])).toEqual({ unknownEncoding: 'x-gzip' });
+    expect(binaryContent(raw, tree, [3])).toEqual({ bytes: Buffer.from('Subject: in\r\n\r\nbody') });
+    expect(binaryContent(raw, tree, [])).toEqual({ bytes: raw });
+    expect(binaryContent(raw, tree, [7])).toBeNull();
   });
 });
