@@ -39,6 +39,20 @@ function gidOf(name: string): number {
 async function startPostfix(
   domain: string,
 ): Promise<{ port: number; maildir: string; stop(): Promise<void> }> {
+  // The test servers of this worker set the process umask to 077 (lib/data-dir.ts), which would make
+  // these folders and files, and what Postfix itself creates, unreadable to its unprivileged
+  // daemons ("Postfix integrity check failed"). Postfix gets the usual 022 until it has started.
+  const umask = process.umask(0o022);
+  try {
+    return await setUpPostfix(domain);
+  } finally {
+    process.umask(umask);
+  }
+}
+
+async function setUpPostfix(
+  domain: string,
+): Promise<{ port: number; maildir: string; stop(): Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), 'youju-postfix-'));
   // The postfix user must be able to reach its queue and data directories.
   await chmod(root, 0o755);
