@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { startRecordingSmtp } from '../sending/sending-helpers.js';
 import { expectOk } from '../support/api.js';
 import { freePort } from '../support/ports.js';
-import { type ServerProcess, startServerProcess, useServerStore } from '../support/server-process.js';
+import {
+  adminWithAddress,
+  type ServerProcess,
+  startServerProcess,
+  useServerStore,
+} from '../support/server-process.js';
 import { sendMail, simpleMessage } from '../support/smtp-client.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -33,20 +38,7 @@ describe('forwarding across kill -9', () => {
     const first = await startServer(relayPort);
     let relay: Awaited<ReturnType<typeof startRecordingSmtp>> | null = null;
     try {
-      const login = await first.api('POST', 'login', { body: ADMIN });
-      expectOk(login.body);
-      const token = login.body.data.token;
-      const domain = await first.api('POST', 'user/addDomain', {
-        token,
-        body: { name: 'fwdcrash.youju.test' },
-      });
-      expectOk(domain.body);
-      const box = await first.api('POST', 'user/createEmail', {
-        token,
-        body: { domainId: domain.body.data.id, localPart: 'crash' },
-      });
-      expectOk(box.body);
-      const address = box.body.data.address;
+      const { token, address } = await adminWithAddress(first, ADMIN, 'fwdcrash.youju.test', 'crash');
       const set = await first.api('POST', 'user/setForward', {
         token,
         body: { address, forwardTo: 'crash-target@example.net' },

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
-import { type ApiCaller, apiAt } from './api.js';
+import { type ApiCaller, apiAt, expectOk } from './api.js';
 import { createPostgresDatabase, testEngine } from './test-server.js';
 
 /**
@@ -142,4 +142,27 @@ export function useServerStore(): () => ServerStore {
     if (!store) throw new Error('the store is made before the tests (beforeAll)');
     return store;
   };
+}
+
+/**
+ * Logs the administrator `admin` in on `server`, adds `domain` and creates `localPart` on it: the
+ * address a crash test sends to. Gives the administrator's token and the address.
+ */
+export async function adminWithAddress(
+  server: ServerProcess,
+  admin: { username: string; password: string },
+  domain: string,
+  localPart: string,
+): Promise<{ token: string; address: string }> {
+  const login = await server.api('POST', 'login', { body: admin });
+  expectOk(login.body);
+  const token = login.body.data.token;
+  const added = await server.api('POST', 'user/addDomain', { token, body: { name: domain } });
+  expectOk(added.body);
+  const box = await server.api('POST', 'user/createEmail', {
+    token,
+    body: { domainId: added.body.data.id, localPart },
+  });
+  expectOk(box.body);
+  return { token, address: box.body.data.address };
 }

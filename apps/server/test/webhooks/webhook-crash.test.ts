@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { expectOk } from '../support/api.js';
-import { type ServerProcess, startServerProcess, useServerStore } from '../support/server-process.js';
+import {
+  adminWithAddress,
+  type ServerProcess,
+  startServerProcess,
+  useServerStore,
+} from '../support/server-process.js';
 import { sendMail, simpleMessage } from '../support/smtp-client.js';
 import { waitFor } from '../support/wait-for.js';
 import { startReceiver, verifySignature } from './webhook-helpers.js';
@@ -32,20 +37,7 @@ describe('webhooks across kill -9', () => {
     const receiver = await startReceiver({ fallback: 'hold' });
     try {
       const first = await startServer();
-      const login = await first.api('POST', 'login', { body: ADMIN });
-      expectOk(login.body);
-      const token = login.body.data.token;
-      const domain = await first.api('POST', 'user/addDomain', {
-        token,
-        body: { name: 'hookcrash.youju.test' },
-      });
-      expectOk(domain.body);
-      const box = await first.api('POST', 'user/createEmail', {
-        token,
-        body: { domainId: domain.body.data.id, localPart: 'crash' },
-      });
-      expectOk(box.body);
-      const address = box.body.data.address;
+      const { token, address } = await adminWithAddress(first, ADMIN, 'hookcrash.youju.test', 'crash');
       const hook = await first.api('POST', 'user/addWebhook', {
         token,
         body: { url: `${receiver.url}/crash` },
