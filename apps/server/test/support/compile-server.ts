@@ -1,15 +1,35 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 /**
  * Vitest global setup of the server suite: compiles the server (incrementally, a few seconds when
  * nothing changed). Tests run the server from its TypeScript sources, but a worker thread cannot
  * load those: the store worker (src/store/store-worker.ts) runs from dist/, which must match them.
+ * Afterwards it drops the migrated template databases this run's workers made on PostgreSQL
+ * (test-server.ts): their names carry this process's id, the workers' parent.
  */
-export default function compileServer(): void {
+export default function compileServer(): () => Promise<void> {
   const root = fileURLToPath(new URL('../../../../', import.meta.url));
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-b', 'apps/server/tsconfig.json'], {
     cwd: root,
     stdio: 'inherit',
   });
+  return async () => {
+    const adminUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+    if (process.env.YOUJU_TEST_ENGINE !== 'postgres' || !adminUrl) return;
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      // Kept in step with POSTGRES_TEMPLATE_PREFIX in test-server.ts (not imported: this file runs
+      // before the server is compiled and must not load its sources).
+      const { rows } = await client.query<{ datname: string }>(
+        'select datname from pg_database where datname like $1',
+        [`youju\\_tpl\\_${process.pid}\\_%`],
+      );
+      for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    } finally {
+      await client.end();
+    }
+  };
 }
