@@ -45,17 +45,34 @@ export async function newPage(browser: Browser): Promise<{ context: BrowserConte
   });
   // Tests close their context in `finally`, before failure handlers run: keep what the page showed.
   let shown = '';
+  let tree = '';
   const close = context.close.bind(context);
   context.close = async (options) => {
     shown = await page
       // biome-ignore lint/performance/useDomNodeTextContent: what the screen showed is the point
       .evaluate(() => document.body.innerText.slice(0, 3_000))
       .catch(() => '（页面已关闭）');
+    // The accessibility tree as role locators see it: names, states (a button that is loading or
+    // disabled), and what a dialog or an inert region hides from them.
+    tree = await page
+      .locator('body')
+      .ariaSnapshot({ timeout: 2_000 })
+      .then((snapshot) => snapshot.slice(0, 4_000))
+      .catch(() => '（无法读取）');
     note(`closed at ${page.url()}`);
     return close(options);
   };
   onTestFailed(() => {
-    console.error([`page log of the failed test:`, ...events, 'the page showed:', shown].join('\n'));
+    console.error(
+      [
+        `page log of the failed test:`,
+        ...events,
+        'the page showed:',
+        shown,
+        'its accessibility tree:',
+        tree,
+      ].join('\n'),
+    );
   });
   return { context, page };
 }
