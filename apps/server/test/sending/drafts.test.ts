@@ -7,7 +7,7 @@ import {
   type MailAccount,
 } from '../mail-clients/mail-client-helpers.js';
 import { expectOk, getRaw } from '../support/api.js';
-import { createAddress, createUserWithDomain } from '../support/fixtures.js';
+import { createAddress } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { upload } from './sending-helpers.js';
 
