@@ -666,7 +666,8 @@ export function ComposeDrawer({
       open={open}
       onClose={() => void close()}
       title={draft ? '编辑草稿' : TITLES[mode]}
-      width={760}
+      // The whole width of a phone, 760 px on anything wider.
+      size="min(760px, 100vw)"
       destroyOnHidden
       maskClosable={false}
       styles={{ body: { paddingTop: 12 } }}
