@@ -51,8 +51,13 @@ describe('drafts and attachments in compose, in the browser', () => {
     return drawer;
   }
 
-  async function closeCompose(page: Page, drawer: Locator): Promise<void> {
-    await drawer.getByRole('button', { name: /^关\s*闭$/ }).click();
+  /** Closes with the drawer's × (`corner`) or the 关闭 button beside 发送. */
+  async function closeCompose(
+    page: Page,
+    drawer: Locator,
+    how: 'corner' | 'button' = 'button',
+  ): Promise<void> {
+    await drawer.getByRole('button', { name: how === 'corner' ? '关闭' : '关 闭', exact: true }).click();
     await expect.poll(() => page.locator('.ant-drawer-open').count()).toBe(0);
   }
 
@@ -71,7 +76,8 @@ describe('drafts and attachments in compose, in the browser', () => {
   }
 
   async function scenario(page: Page, token: string, label: string, from?: string): Promise<void> {
-    const subject = `周报草稿（${label}）`;
+    // Unique per run: a retried test must not find the first attempt's draft.
+    const subject = `周报草稿（${label}）${uniqueName('')}`;
     let drawer = await openCompose(page);
     if (from) await drawer.getByLabel('发件人').fill(from);
     const to = drawer.getByLabel('收件人', { exact: true });
@@ -82,7 +88,7 @@ describe('drafts and attachments in compose, in the browser', () => {
     await body.click({ position: { x: 12, y: 12 } });
     await page.keyboard.type('本周完成了草稿功能。');
     // Closed at once, before the 2 s autosave: closing saves it.
-    await closeCompose(page, drawer);
+    await closeCompose(page, drawer, 'corner');
     await expect.poll(async () => (await drafts(token)).map((item) => item.subject)).toContain(subject);
 
     // Reopened: offered in the 草稿 list, everything restored.
@@ -178,7 +184,7 @@ describe('drafts and attachments in compose, in the browser', () => {
     expect(await drawer.getByTestId('compose-attachment').count()).toBe(1);
 
     // Sending removes the draft; the recipient gets the attachment intact.
-    await drawer.getByRole('button', { name: /发\s*送/ }).click();
+    await drawer.locator('button[type="submit"]', { hasText: /发\s*送/ }).click();
     await page.getByText('邮件已加入发送队列').first().waitFor();
     expect((await drafts(token)).map((item) => item.subject)).not.toContain(subject);
     drawer = await openCompose(page);

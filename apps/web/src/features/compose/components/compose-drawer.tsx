@@ -505,7 +505,7 @@ function ComposeForm({
           data-testid="compose-dropzone"
         >
           <p className="ant-upload-drag-icon" style={{ marginBottom: 4 }}>
-            <InboxOutlined />
+            <InboxOutlined aria-hidden />
           </p>
           <Typography.Text>点击选择或把文件拖到这里添加附件</Typography.Text>
           <br />
