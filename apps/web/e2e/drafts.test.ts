@@ -216,6 +216,28 @@ describe('drafts and attachments in compose, in the browser', () => {
     }
   });
 
+  it('a reload right after typing, before the autosave, keeps what was typed', async () => {
+    const login = ok(
+      await suite
+        .api()
+        .post<{ token: string }>('/loginEmail', { email: mailboxEmail, password: mailboxPassword }),
+    );
+    const page = await suite.openAs(login.token, '/user/inbox');
+    try {
+      const subject = `刷新前的草稿${uniqueName('')}`;
+      const drawer = await openCompose(page);
+      await drawer.getByLabel('主题').fill(subject);
+      await page.reload();
+      await expect
+        .poll(async () => (await drafts(login.token)).map((item) => item.subject), { timeout: 10_000 })
+        .toContain(subject);
+      const resumed = await resume(page, subject);
+      await closeCompose(page, resumed);
+    } finally {
+      await page.context().close();
+    }
+  });
+
   it('on a 375 px phone: a mailbox’s draft is saved, restored after close and reload, and gone once sent', async () => {
     const login = ok(
       await suite

@@ -25,7 +25,7 @@ import { useSettingsStore } from '../../../state/settings';
 import { useDeleteDraft } from '../api/delete-draft';
 import { getDraft } from '../api/get-draft';
 import { useSenderChoices } from '../api/get-sender-addresses';
-import { useSaveDraft } from '../api/save-draft';
+import { saveDraftOnLeave, useSaveDraft } from '../api/save-draft';
 import { useSendEmail } from '../api/send-email';
 import { uploadFile } from '../api/upload-file';
 import { type ComposeMode, type ComposeValues, fromDraft, isEmailAddress, prefill } from './compose-prefill';
@@ -244,6 +244,17 @@ function ComposeForm({
     timer.current = setTimeout(() => void saveNow(), AUTOSAVE_DELAY_MS);
   };
   useEffect(() => () => clearTimeout(timer.current), []);
+  // Leaving the page (reload, tab closed) before the 2 s have passed: one last save that outlives it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reads refs only; registered once per form
+  useEffect(() => {
+    const onLeave = () => {
+      if (!dirty.current || finished.current) return;
+      const next = draftBody();
+      if (next) saveDraftOnLeave(next.body);
+    };
+    window.addEventListener('pagehide', onLeave);
+    return () => window.removeEventListener('pagehide', onLeave);
+  }, []);
 
   beforeClose.current = async () => {
     if (finished.current) return true;
