@@ -522,7 +522,7 @@ function ComposeForm({
           <br />
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
             单个附件和整封邮件都不能超过 {formatBytes(maxBytes, 'upload')}，最多 {MAX_ATTACHMENTS}{' '}
-            个；附件发送时经 Base64 编码，约增大三分之一。
+            个；附件经 Base64 编码后约增大三分之一。
           </Typography.Text>
         </Upload.Dragger>
         {preparing && <Alert type="info" showIcon message="正在添加原邮件的附件…" />}
