@@ -521,8 +521,8 @@ function ComposeForm({
           <Typography.Text>点击选择或把文件拖到这里添加附件</Typography.Text>
           <br />
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            单个附件和整封邮件都不能超过 {formatBytes(maxBytes, 'upload')}，最多 {MAX_ATTACHMENTS}{' '}
-            个；附件经 Base64 编码后约增大三分之一。
+            单个附件和整封邮件都不能超过 {formatBytes(maxBytes, 'upload')}，最多 {MAX_ATTACHMENTS} 个；附件经
+            Base64 编码后约增大三分之一。
           </Typography.Text>
         </Upload.Dragger>
         {preparing && <Alert type="info" showIcon message="正在添加原邮件的附件…" />}
