@@ -111,6 +111,8 @@ export function createServices(
   const dkim = createDkimService(db, domains);
   const paySettings = createPaySettingsStore(db);
   const personal = createPersonalSettingsService(db);
+  // Folders as mail clients see them (IMAP, POP3); the web's drafts are kept in them too.
+  const folders = createFolderService({ db, engine, settings, events: mailEvents });
   const sending = createSendingModule({
     db,
     engine,
@@ -118,6 +120,7 @@ export function createServices(
     settings,
     dkim,
     inbound,
+    folders,
     personal,
     log,
     metrics,
@@ -144,8 +147,7 @@ export function createServices(
     mailEvents,
     inbound,
     mail,
-    // Folders as mail clients see them (IMAP, POP3)
-    folders: createFolderService({ db, engine, settings, events: mailEvents }),
+    folders,
     auth: createAuthService({
       db,
       config,

@@ -20,6 +20,8 @@ import type {
   DnsRecordsData,
   Domain,
   DomainList,
+  DraftDetail,
+  DraftItem,
   EmailAccount,
   ErrorCodeValue,
   Filter,
@@ -41,6 +43,7 @@ import type {
   RegEmailData,
   RevokedCount,
   SaleDomainList,
+  SaveDraftData,
   SendEmailData,
   SentDetail,
   SentItem,
@@ -148,6 +151,10 @@ export interface ApiBodies {
   'user/sendEmail': ApiEnvelope<SendEmailData>;
   'user/getSentEmail': ApiEnvelope<PageOf<SentItem>>;
   'user/getSentDetail': ApiEnvelope<SentDetail>;
+  'user/saveDraft': ApiEnvelope<SaveDraftData>;
+  'user/draftList': ApiEnvelope<PageOf<DraftItem>>;
+  'user/getDraft': ApiEnvelope<DraftDetail>;
+  'user/deleteDraft': Done;
   'user/delSentEmail': ApiEnvelope<Static<typeof DeletedCount>>;
   'user/getClientSettings': ApiEnvelope<ClientSettingsData>;
   // business

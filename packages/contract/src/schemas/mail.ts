@@ -137,8 +137,72 @@ export const SendEmailBody = Type.Object({
   text: Type.Optional(Type.String()),
   attachments: Type.Optional(Type.Array(Type.String(), { maxItems: 50 })),
   inReplyTo: Type.Optional(Type.String({ maxLength: 998 })),
+  /** the draft this message was written in: removed from the Drafts folder once the message is queued */
+  draftId: Type.Optional(Id),
 });
 export type SendEmailBody = Static<typeof SendEmailBody>;
+
+/**
+ * Attachment ids of a draft or a message: upload ids (uploadFile) or ids of the attachments of one
+ * of the caller's drafts (`<draftId>-<index>`, as getDraft lists them), kept without uploading again.
+ */
+const AttachmentRefs = Type.Array(Type.String({ minLength: 1, maxLength: 80 }), { maxItems: 50 });
+
+/** POST saveDraft: creates a draft, or replaces draft `id` (the answer's id is the one to use next). */
+export const SaveDraftBody = Type.Object({
+  id: Type.Optional(Id),
+  /** the sending address; the draft is kept in the Drafts folder of its mailbox */
+  from: EmailAddress,
+  to: Type.Optional(Type.Array(EmailAddress, { maxItems: 100 })),
+  cc: Type.Optional(Type.Array(EmailAddress, { maxItems: 100 })),
+  bcc: Type.Optional(Type.Array(EmailAddress, { maxItems: 100 })),
+  subject: Type.Optional(Type.String({ maxLength: 998 })),
+  html: Type.Optional(Type.String()),
+  text: Type.Optional(Type.String()),
+  attachments: Type.Optional(AttachmentRefs),
+  inReplyTo: Type.Optional(Type.String({ maxLength: 998 })),
+});
+export type SaveDraftBody = Static<typeof SaveDraftBody>;
+export const SaveDraftData = Type.Object({ id: Id, savedAt: Time });
+export type SaveDraftData = Static<typeof SaveDraftData>;
+
+/** One draft of draftList (newest first): the mailbox it is kept in and what it looks like. */
+export const DraftItem = Type.Object({
+  id: Id,
+  /** the mailbox whose Drafts folder holds it */
+  address: Type.String(),
+  to: Type.Array(Type.String()),
+  subject: Type.String(),
+  snippet: Type.String(),
+  savedAt: Time,
+  hasAttachments: Type.Boolean(),
+  size: Type.Integer(),
+});
+export type DraftItem = Static<typeof DraftItem>;
+
+/** getDraft: everything compose needs to go on writing. `html` is sanitised like getEmail's. */
+export const DraftDetail = Type.Object({
+  id: Id,
+  address: Type.String(),
+  from: Type.String(),
+  to: Type.Array(Type.String()),
+  cc: Type.Array(Type.String()),
+  bcc: Type.Array(Type.String()),
+  subject: Type.String(),
+  html: Type.Union([Type.String(), Type.Null()]),
+  text: Type.Union([Type.String(), Type.Null()]),
+  attachments: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      filename: Type.String(),
+      contentType: Type.String(),
+      size: Type.Integer(),
+    }),
+  ),
+  inReplyTo: Type.Union([Type.String(), Type.Null()]),
+  savedAt: Time,
+});
+export type DraftDetail = Static<typeof DraftDetail>;
 export const DeliveryStatus = Type.Union([
   Type.Literal('queued'),
   Type.Literal('sending'),

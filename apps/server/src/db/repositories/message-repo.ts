@@ -294,10 +294,10 @@ export async function updateMessageFlags(
 export async function findMessagesToDelete(
   db: Queryable,
   ids: number[],
-): Promise<Pick<MessageRow, 'id' | 'mailbox_id' | 'raw_id' | 'size'>[]> {
+): Promise<Pick<MessageRow, 'id' | 'mailbox_id' | 'raw_id' | 'size' | 'folder'>[]> {
   return db
     .selectFrom('messages')
-    .select(['id', 'mailbox_id', 'raw_id', 'size'])
+    .select(['id', 'mailbox_id', 'raw_id', 'size', 'folder'])
     .where('id', 'in', ids)
     .execute();
 }
@@ -1034,4 +1034,41 @@ export async function findMailboxMessages(
     .where('id', 'in', ids)
     .orderBy('uid')
     .execute();
+}
+
+/** One folder's messages within `scope`, newest first, with their recipients (the web's drafts). */
+export async function listScopedFolderPage(
+  db: Queryable,
+  scope: MailboxScope,
+  folder: FolderName,
+  page: { limit: number; offset: number },
+): Promise<{ rows: (MessageItemRow & { to_json: string })[]; total: number }> {
+  const base = scopedMessages(db, scope).where('messages.folder', '=', folder);
+  const [rows, total] = await Promise.all([
+    base
+      .select([
+        'messages.id',
+        'messages.from_name',
+        'messages.from_address',
+        'messages.subject',
+        'messages.snippet',
+        'messages.received_at',
+        'messages.read',
+        'messages.starred',
+        'messages.spam',
+        'messages.has_attachments',
+        'messages.size',
+        'messages.code',
+        'messages.auth',
+        'messages.to_json',
+        'mailboxes.address',
+      ])
+      .orderBy('messages.received_at', 'desc')
+      .orderBy('messages.id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirst(),
+  ]);
+  return { rows, total: Number(total?.count ?? 0) };
 }

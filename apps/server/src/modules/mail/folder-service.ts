@@ -34,7 +34,7 @@ export type { FolderMessageRow, FolderName, MailFolderRow, MessageFlagChanges };
 /** Why a folder operation was refused, for the protocol adapter to word (IMAP NO codes). */
 export class FolderError extends Error {
   constructor(
-    readonly reason: 'quota' | 'too-big' | 'gone',
+    readonly reason: 'quota' | 'too-big' | 'gone' | 'too-many',
     message: string,
   ) {
     super(message);
@@ -259,13 +259,42 @@ export function createFolderService(deps: {
       mailboxId: number,
       folder: FolderName,
       message: Buffer,
-      options: { read: boolean; starred: boolean; flags: number; keywords: string; receivedAt: number },
+      options: {
+        read: boolean;
+        starred: boolean;
+        flags: number;
+        keywords: string;
+        receivedAt: number;
+        /** a message of this mailbox and folder that the new one replaces (a draft saved again) */
+        replaces?: number;
+        /** the most messages the folder may hold afterwards (the drafts cap) */
+        maxMessages?: number;
+      },
     ): Promise<{ id: number; uid: number; uidvalidity: number }> {
       const limit = (await settings.get()).maxMessageBytes;
       if (message.length > limit) throw new FolderError('too-big', 'message too big');
       const parsed = await parseMail(message);
       const sha256 = createHash('sha256').update(message).digest('hex');
       const id = await db.transaction().execute(async (trx) => {
+        // The replaced message goes in the same transaction: a reader sees the old or the new one.
+        const replaced =
+          options.replaces === undefined
+            ? []
+            : (await findMessagesToDelete(trx, [options.replaces])).filter(
+                (row) => row.mailbox_id === mailboxId && row.folder === folder,
+              );
+        if (replaced.length > 0) {
+          await deleteMessagesByIds(
+            trx,
+            replaced.map((row) => row.id),
+          );
+          await releaseMailboxUsage(
+            trx,
+            mailboxId,
+            replaced.reduce((sum, row) => sum + row.size, 0),
+          );
+          await deleteOrphanRawMessages(trx, [...new Set(replaced.map((row) => row.raw_id))]);
+        }
         if (!(await addMailboxUsageWithinQuota(trx, mailboxId, message.length))) {
           throw new FolderError('quota', 'mailbox quota exceeded');
         }
@@ -284,6 +313,13 @@ export function createFolderService(deps: {
             keywords: options.keywords,
           }),
         ]);
+        if (options.maxMessages !== undefined) {
+          // Counted after the insert: the insert took the folder row's lock (UID allocation), so on
+          // PostgreSQL a parallel append waits for this commit and then counts this message too.
+          const counts = await countFolderMessages(trx, mailboxId);
+          const held = counts.find((count) => count.folder === folder)?.messages ?? 0;
+          if (held > options.maxMessages) throw new FolderError('too-many', 'folder full');
+        }
         if (folder === 'inbox' || folder === 'junk')
           await events.announceInTransaction(trx, [inserted as number]);
         return inserted as number;

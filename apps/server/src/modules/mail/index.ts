@@ -8,6 +8,7 @@ export type {
   MessageFlagChanges,
 } from './folder-service.js';
 export { createFolderService, FolderError } from './folder-service.js';
+export { sanitizeMailHtml } from './html-sanitizer.js';
 export type { AuthResult, MessageAuth } from './inbound-auth.js';
 export { createInboundAuthenticator, parseMessageAuth } from './inbound-auth.js';
 export type {
@@ -23,7 +24,7 @@ export type {
 export { CommitDeclined, createInboundService, DeliveryError } from './inbound-service.js';
 export type { MailEvents } from './mail-events.js';
 export { createMailEvents } from './mail-events.js';
-export { type ParsedMail, parseMail } from './mail-parser.js';
+export { extractAttachment, type ParsedMail, parseMail, type StoredAttachment } from './mail-parser.js';
 export { mailRoutes } from './mail-routes.js';
 export type { MailService } from './mail-service.js';
 export { createMailService } from './mail-service.js';

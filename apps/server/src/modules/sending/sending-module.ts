@@ -5,9 +5,10 @@ import type { Engine } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { Metrics } from '../../lib/metrics.js';
 import type { DkimService } from '../dkim/index.js';
-import type { InboundService } from '../mail/index.js';
+import type { FolderService, InboundService } from '../mail/index.js';
 import type { PersonalSettingsService, SettingsService } from '../settings/index.js';
 import { createDeliveryWorker, type DeliveryWorker } from './delivery-worker.js';
+import { createDraftService } from './draft-service.js';
 import { createSendingService } from './sending-service.js';
 import { createUploadService } from './upload-service.js';
 
@@ -18,7 +19,7 @@ interface Logger {
 }
 
 /**
- * Sending mail, wired once per app: uploads, the sent folder with sendEmail, and the
+ * Sending mail, wired once per app: uploads, drafts, the sent folder with sendEmail, and the
  * outbound queue's delivery worker.
  */
 export function createSendingModule(deps: {
@@ -28,12 +29,15 @@ export function createSendingModule(deps: {
   settings: SettingsService;
   dkim: DkimService;
   inbound: InboundService;
+  /** the mail module's folders: drafts live in each mailbox's Drafts folder */
+  folders: FolderService;
   personal: PersonalSettingsService;
   log: Logger;
   metrics: Pick<Metrics, 'deliveryAttempt'>;
 }) {
-  const { db, engine, config, settings, dkim, inbound, personal, log, metrics } = deps;
+  const { db, engine, config, settings, dkim, inbound, folders, personal, log, metrics } = deps;
   const uploads = createUploadService({ db, dataDir: config.dataDir });
+  const drafts = createDraftService({ db, settings, uploads, folders });
   let worker: DeliveryWorker | null = null;
   const sending = createSendingService({
     db,
@@ -41,7 +45,7 @@ export function createSendingModule(deps: {
     dataDir: config.dataDir,
     settings,
     dkim,
-    uploads,
+    drafts,
     personal,
     onQueued: () => worker?.kick(),
   });
@@ -54,7 +58,7 @@ export function createSendingModule(deps: {
     log,
     onAttempt: (result) => metrics.deliveryAttempt(result),
   });
-  return { uploads, sending, deliveryWorker: worker };
+  return { uploads, drafts, sending, deliveryWorker: worker };
 }
 
 /**

@@ -2,11 +2,16 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   DeletedCount,
+  DraftDetail,
+  DraftItem,
+  IdBody,
   IdParams,
   IdQuery,
   IdsBody,
   Page,
   PageQuery,
+  SaveDraftBody,
+  SaveDraftData,
   SendEmailBody,
   SendEmailData,
   SentDetail,
@@ -14,7 +19,7 @@ import {
   UploadedFile,
 } from '@youju/contract';
 import { ApiError } from '../../lib/api-error.js';
-import { Envelope, ok } from '../../lib/envelope.js';
+import { EmptyEnvelope, Envelope, ok } from '../../lib/envelope.js';
 import { caller, requireRole } from '../../plugins/authentication.js';
 import { contentDisposition } from '../../protocols/mime/content-disposition.js';
 import { uploadOwner } from './upload-service.js';
@@ -22,9 +27,9 @@ import { uploadOwner } from './upload-service.js';
 /** A rich-text body with pasted images can outgrow the 1 MiB JSON limit of other calls. */
 const SEND_BODY_LIMIT = 16 * 1024 * 1024;
 
-/** uploadFile, sendEmail and the sent folder under /api/user. */
+/** uploadFile, sendEmail, drafts and the sent folder under /api/user. */
 export const sendingRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { uploads, sending, settings } = app.services;
+  const { uploads, sending, drafts, settings } = app.services;
   const sender = requireRole(app, 'admin', 'user', 'mailbox');
 
   // Registered here, so multipart bodies are accepted by this plugin's routes only.
@@ -59,6 +64,37 @@ export const sendingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { body: SendEmailBody, response: { 200: Envelope(SendEmailData) } },
     },
     async (request) => ok(await sending.send(caller(request), request.body)),
+  );
+
+  app.post(
+    '/saveDraft',
+    {
+      onRequest: sender,
+      bodyLimit: SEND_BODY_LIMIT,
+      schema: { body: SaveDraftBody, response: { 200: Envelope(SaveDraftData) } },
+    },
+    async (request) => ok(await drafts.save(caller(request), request.body)),
+  );
+
+  app.get(
+    '/draftList',
+    { onRequest: sender, schema: { querystring: PageQuery, response: { 200: Envelope(Page(DraftItem)) } } },
+    async (request) => ok(await drafts.list(caller(request), request.query)),
+  );
+
+  app.get(
+    '/getDraft',
+    { onRequest: sender, schema: { querystring: IdQuery, response: { 200: Envelope(DraftDetail) } } },
+    async (request) => ok(await drafts.get(caller(request), request.query.id)),
+  );
+
+  app.post(
+    '/deleteDraft',
+    { onRequest: sender, schema: { body: IdBody, response: { 200: EmptyEnvelope } } },
+    async (request) => {
+      await drafts.remove(caller(request), request.body.id);
+      return ok();
+    },
   );
 
   app.get(

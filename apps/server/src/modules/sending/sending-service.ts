@@ -51,8 +51,8 @@ import type { AuthContext } from '../sessions/index.js';
 import type { PersonalSettingsService, SettingsService } from '../settings/index.js';
 import { copyFileToChunks, streamChunks } from './chunks.js';
 import { composeToFile, type SignedMessage, signToFile } from './compose.js';
+import type { DraftService } from './draft-service.js';
 import { readSubmittedMessage } from './submitted-message.js';
-import { type UploadService, uploadOwner } from './upload-service.js';
 
 const NOT_FOUND = '已发送邮件不存在或已被删除';
 /** Recipients of one message, To, Cc and Bcc together (RFC 5321 section 4.5.3.1.8 asks for 100). */
@@ -182,7 +182,8 @@ export interface SendingDeps {
   dataDir: string;
   settings: SettingsService;
   dkim: DkimService;
-  uploads: UploadService;
+  /** attachments (uploads and those of drafts) and the draft a sent message was written in */
+  drafts: DraftService;
   personal: PersonalSettingsService;
   /** wakes the delivery worker after a commit */
   onQueued(): void;
@@ -194,7 +195,7 @@ export interface SendingDeps {
  * worker's (delivery-worker.ts).
  */
 export function createSendingService(deps: SendingDeps) {
-  const { db, engine, settings, dkim, uploads, personal } = deps;
+  const { db, engine, settings, dkim, drafts, personal } = deps;
   const spoolDir = join(deps.dataDir, 'tmp');
 
   /**
@@ -350,11 +351,11 @@ export function createSendingService(deps: SendingDeps) {
     sender: Sender,
     { to, cc, bcc, recipients }: { to: string[]; cc: string[]; bcc: string[]; recipients: string[] },
   ): Promise<SendEmailData> {
-    const attachmentRows = await uploads.owned(uploadOwner(auth), [...new Set(body.attachments ?? [])]);
+    const attachmentRows = await drafts.attachments(auth, body.attachments ?? []);
     const { maxMessageBytes } = await settings.get();
     // Base64 grows attachments by a third (RFC 2045 section 6.8): refuse early what cannot fit.
     const estimate =
-      attachmentRows.reduce((sum, row) => sum + Math.ceil(row.size / 3) * 4, 0) +
+      attachmentRows.reduce((sum, file) => sum + Math.ceil(file.size / 3) * 4, 0) +
       Buffer.byteLength(body.html ?? '') * 2 +
       Buffer.byteLength(body.text ?? '');
     const tooLarge = () =>
@@ -381,11 +382,7 @@ export function createSendingService(deps: SendingDeps) {
         subject: body.subject,
         html: body.html?.trim() ? body.html : null,
         text: body.text?.trim() ? body.text : null,
-        attachments: attachmentRows.map((row) => ({
-          filename: row.filename,
-          contentType: row.content_type,
-          open: () => uploads.content(row.id),
-        })),
+        attachments: attachmentRows,
         inReplyTo: thread.inReplyTo,
         references: thread.references,
         date: new Date(),
@@ -403,10 +400,10 @@ export function createSendingService(deps: SendingDeps) {
         subject: body.subject,
         text: composed.text,
         html: body.html?.trim() ? body.html : null,
-        attachments: attachmentRows.map((row) => ({
-          filename: row.filename,
-          contentType: row.content_type,
-          size: row.size,
+        attachments: attachmentRows.map((file) => ({
+          filename: file.filename,
+          contentType: file.contentType,
+          size: file.size,
         })),
         messageId: composed.messageId,
       });
@@ -602,12 +599,16 @@ export function createSendingService(deps: SendingDeps) {
       }
       await checkRecipientsAllowed(sender, recipients);
       const giveBack = await reserveSend(auth.role, sender, await settings.get());
+      let queued: SendEmailData;
       try {
-        return await compose(auth, body, sender, { to, cc, bcc, recipients });
+        queued = await compose(auth, body, sender, { to, cc, bcc, recipients });
       } catch (error) {
         await giveBack();
         throw error;
       }
+      // Sent: the draft it was written in is done (after the commit, so a failure keeps it).
+      if (body.draftId !== undefined) await drafts.sent(auth, body.draftId);
+      return queued;
     },
 
     async list(auth: AuthContext, query: PageQuery): Promise<PageOf<SentItem>> {

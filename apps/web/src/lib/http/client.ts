@@ -43,6 +43,8 @@ export interface ApiRequest {
   params?: object;
   data?: unknown;
   signal?: AbortSignal;
+  /** let the request outlive the page (a last save while it is being left; bodies up to 64 KiB) */
+  keepalive?: boolean;
 }
 
 /** Sends a request and resolves with the envelope, whatever its error code. */
@@ -68,6 +70,7 @@ export async function requestEnvelope<T = unknown>(request: ApiRequest): Promise
       headers,
       body: request.data === undefined ? undefined : JSON.stringify(request.data),
       signal: call.signal,
+      ...(request.keepalive ? { keepalive: true } : {}),
     });
     status = response.status;
     text = await response.text();

@@ -1,5 +1,5 @@
-import { CloseOutlined, PaperClipOutlined, SendOutlined } from '@ant-design/icons';
-import type { MailDetail, SendEmailData } from '@youju/contract';
+import { CloseOutlined, InboxOutlined, SaveOutlined, SendOutlined } from '@ant-design/icons';
+import type { DraftDetail, DraftItem, MailDetail, SaveDraftBody, SendEmailData } from '@youju/contract';
 import {
   Alert,
   AutoComplete,
@@ -11,18 +11,25 @@ import {
   Progress,
   Select,
   Space,
+  Spin,
   Typography,
+  Upload,
 } from 'antd';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import dayjs from 'dayjs';
+import { type MutableRefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { downloadAttachment } from '../../../api/attachments';
 import { formatBytes } from '../../../lib/bytes';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { usePermissionStore } from '../../../state/permission';
 import { useSettingsStore } from '../../../state/settings';
+import { useDeleteDraft } from '../api/delete-draft';
+import { getDraft } from '../api/get-draft';
 import { useSenderChoices } from '../api/get-sender-addresses';
+import { saveDraftOnLeave, useSaveDraft } from '../api/save-draft';
 import { useSendEmail } from '../api/send-email';
 import { uploadFile } from '../api/upload-file';
-import { type ComposeMode, type ComposeValues, isEmailAddress, prefill } from './compose-prefill';
+import { type ComposeMode, type ComposeValues, fromDraft, isEmailAddress, prefill } from './compose-prefill';
+import { DraftList } from './draft-list';
 import { fetchForwardedFiles, forwardableAttachments } from './forward-attachments';
 import { hasContent, RichTextEditor } from './rich-text-editor';
 
@@ -34,6 +41,16 @@ const TITLES: Record<ComposeMode, string> = {
 };
 /** The server's default (settings.maxMessageBytes) when getVar has not said otherwise. */
 const DEFAULT_MAX_BYTES = 25 * 1024 * 1024;
+/** What sendEmail and saveDraft take (the contract's `attachments` maxItems). */
+const MAX_ATTACHMENTS = 50;
+/** Autosave runs this long after the last change (typing, a finished upload, a removal). */
+const AUTOSAVE_DELAY_MS = 2000;
+
+type SaveState =
+  | { kind: 'idle' }
+  | { kind: 'saving' }
+  | { kind: 'saved'; at: string }
+  | { kind: 'failed'; message: string };
 
 interface AttachmentEntry {
   key: string;
@@ -41,6 +58,7 @@ interface AttachmentEntry {
   size: number;
   percent: number;
   status: 'uploading' | 'done' | 'error';
+  /** an upload id, or `<draftId>-<index>` once the file is kept in a saved draft */
   id?: string;
   error?: string;
   abort?: AbortController;
@@ -72,13 +90,25 @@ function addressRule(label: string) {
   };
 }
 
+/** What the drawer asks the form before it closes: save what is unsaved; false keeps it open. */
+type BeforeClose = MutableRefObject<(() => Promise<boolean>) | null>;
+
 function ComposeForm({
   mode,
   original,
   signature,
+  draft,
+  beforeClose,
+  onDraftSaved,
   onClose,
   onSent,
-}: Omit<ComposeDrawerProps, 'open'> & { mode: ComposeMode }) {
+}: Omit<ComposeDrawerProps, 'open'> & {
+  mode: ComposeMode;
+  /** the saved draft this form goes on with */
+  draft?: DraftDetail;
+  beforeClose: BeforeClose;
+  onDraftSaved: (id: number) => void;
+}) {
   const permission = usePermissionStore((state) => state.permissionData);
   const maxBytes = useSettingsStore((state) => state.settings.maxMessageBytes) ?? DEFAULT_MAX_BYTES;
   const isMailbox = permission.role === 'mailbox';
@@ -91,8 +121,8 @@ function ComposeForm({
   const domains = choices.data?.domains ?? [];
 
   const initial: ComposeValues = useMemo(
-    () => prefill(mode, original, addresses, addresses[0] ?? '', signature),
-    [mode, original, addresses, signature],
+    () => (draft ? fromDraft(draft) : prefill(mode, original, addresses, addresses[0] ?? '', signature)),
+    [draft, mode, original, addresses, signature],
   );
   const [form] = Form.useForm<ComposeValues>();
   // A system user's addresses arrive after the drawer opens: fill From once they do.
@@ -101,14 +131,156 @@ function ComposeForm({
   }, [form, initial.from]);
   const [html, setHtml] = useState(initial.html);
   const [showCopies, setShowCopies] = useState(initial.cc.length > 0);
-  const [attachments, setAttachments] = useState<AttachmentEntry[]>([]);
+  const [attachments, setAttachments] = useState<AttachmentEntry[]>(() =>
+    (draft?.attachments ?? []).map((attachment) => ({
+      key: `draft-${attachment.id}`,
+      name: attachment.filename,
+      size: attachment.size,
+      percent: 100,
+      status: 'done' as const,
+      id: attachment.id,
+    })),
+  );
   const [error, setError] = useState<string | null>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
   const send = useSendEmail((data) => {
     showSuccessMessage('邮件已加入发送队列，可在“已发送”查看投递状态');
     onSent?.(data);
     onClose();
   });
+
+  // ---- autosave: 2 s after the last change, on close, never after sending ----
+  const saveDraftCall = useSaveDraft();
+  const deleteDraftCall = useDeleteDraft();
+  const [saveState, setSaveState] = useState<SaveState>(
+    draft ? { kind: 'saved', at: draft.savedAt } : { kind: 'idle' },
+  );
+  const draftId = useRef<number | undefined>(draft?.id);
+  const htmlNow = useRef(initial.html);
+  const attachmentsNow = useRef(attachments);
+  attachmentsNow.current = attachments;
+  const dirty = useRef(false);
+  const finished = useRef(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const inFlight = useRef<Promise<boolean> | null>(null);
+  const closeRefused = useRef(false);
+
+  /** What saveDraft gets now; null when there is nothing worth keeping or no usable sender. */
+  const draftBody = (): { body: SaveDraftBody; keys: string[] } | null => {
+    const values = form.getFieldsValue(true) as Partial<ComposeValues>;
+    const from = (values.from ?? '').trim().toLowerCase();
+    if (!isEmailAddress(from)) return null;
+    // Addresses still being typed wrong are left out of the draft rather than failing the save.
+    const valid = (list: string[] | undefined) =>
+      (list ?? []).map((address) => address.trim()).filter(isEmailAddress);
+    const kept = attachmentsNow.current.filter((entry) => entry.status === 'done' && entry.id);
+    const body: SaveDraftBody = {
+      ...(draftId.current !== undefined ? { id: draftId.current } : {}),
+      from,
+      to: valid(values.to),
+      cc: valid(values.cc),
+      bcc: valid(values.bcc),
+      subject: values.subject ?? '',
+      ...(hasContent(htmlNow.current) ? { html: htmlNow.current } : {}),
+      attachments: kept.map((entry) => entry.id as string),
+      ...(initial.inReplyTo ? { inReplyTo: initial.inReplyTo } : {}),
+    };
+    const empty =
+      !body.to?.length &&
+      !body.cc?.length &&
+      !body.bcc?.length &&
+      !body.subject?.trim() &&
+      !body.html &&
+      kept.length === 0;
+    if (empty && draftId.current === undefined) return null;
+    return { body, keys: kept.map((entry) => entry.key) };
+  };
+
+  /** Saves now if anything changed; one save at a time, so each replaces the one before. */
+  const saveNow = async (): Promise<boolean> => {
+    clearTimeout(timer.current);
+    while (inFlight.current) await inFlight.current;
+    if (!dirty.current || finished.current) return true;
+    const next = draftBody();
+    dirty.current = false;
+    if (!next) return true;
+    setSaveState({ kind: 'saving' });
+    const run = saveDraftCall.mutateAsync(next.body).then(
+      (saved) => {
+        draftId.current = saved.id;
+        onDraftSaved(saved.id);
+        // The saved draft now holds the files: they are its attachments, in the order sent.
+        const ids = new Map(next.keys.map((key, index) => [key, `${saved.id}-${index}`]));
+        setAttachments((list) =>
+          list.map((entry) => (ids.has(entry.key) ? { ...entry, id: ids.get(entry.key) } : entry)),
+        );
+        attachmentsNow.current = attachmentsNow.current.map((entry) =>
+          ids.has(entry.key) ? { ...entry, id: ids.get(entry.key) } : entry,
+        );
+        setSaveState({ kind: 'saved', at: saved.savedAt });
+        return true;
+      },
+      (failure: unknown) => {
+        dirty.current = true;
+        setSaveState({
+          kind: 'failed',
+          message: failure instanceof Error ? failure.message : '网络异常，请稍后重试',
+        });
+        return false;
+      },
+    );
+    inFlight.current = run;
+    try {
+      return await run;
+    } finally {
+      inFlight.current = null;
+    }
+  };
+
+  const changed = () => {
+    if (finished.current) return;
+    dirty.current = true;
+    closeRefused.current = false;
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => void saveNow(), AUTOSAVE_DELAY_MS);
+  };
+  useEffect(() => () => clearTimeout(timer.current), []);
+  // Leaving the page (reload, tab closed) before the 2 s have passed: one last save that outlives it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reads refs only; registered once per form
+  useEffect(() => {
+    const onLeave = () => {
+      if (!dirty.current || finished.current) return;
+      const next = draftBody();
+      if (next) saveDraftOnLeave(next.body);
+    };
+    window.addEventListener('pagehide', onLeave);
+    return () => window.removeEventListener('pagehide', onLeave);
+  }, []);
+
+  beforeClose.current = async () => {
+    if (finished.current) return true;
+    const saved = await saveNow();
+    if (saved || closeRefused.current) return true;
+    closeRefused.current = true;
+    setError('草稿没有保存成功，关闭会丢失未保存的修改；再点一次“关闭”仍然关闭。');
+    return false;
+  };
+
+  const discardDraft = async () => {
+    finished.current = true;
+    clearTimeout(timer.current);
+    while (inFlight.current) await inFlight.current;
+    if (draftId.current !== undefined) {
+      try {
+        await deleteDraftCall.mutateAsync(draftId.current);
+      } catch (failure) {
+        finished.current = false;
+        setError(failure instanceof Error ? failure.message : '删除草稿失败，请重试');
+        return;
+      }
+    }
+    showSuccessMessage('草稿已删除');
+    onClose();
+  };
 
   const update = (key: string, change: Partial<AttachmentEntry>) =>
     setAttachments((list) => list.map((entry) => (entry.key === key ? { ...entry, ...change } : entry)));
@@ -126,27 +298,44 @@ function ComposeForm({
   const addFile = (file: File) => {
     const key = `${Date.now()}-${Math.random()}`;
     if (file.size > maxBytes) {
-      addFailed(file.name, file.size, `超过单个附件上限 ${formatBytes(maxBytes, 'upload')}，未上传`);
+      addFailed(
+        file.name,
+        file.size,
+        `文件太大：超过单个附件上限 ${formatBytes(maxBytes, 'upload')}，未上传`,
+      );
+      return;
+    }
+    const held = attachmentsNow.current.filter((entry) => entry.status !== 'error').length;
+    if (held >= MAX_ATTACHMENTS) {
+      addFailed(file.name, file.size, `附件太多：一封邮件最多 ${MAX_ATTACHMENTS} 个附件，未上传`);
       return;
     }
     const abort = new AbortController();
-    setAttachments((list) => [
-      ...list,
-      { key, name: file.name, size: file.size, percent: 0, status: 'uploading', abort },
-    ]);
-    uploadFile(file, (percent) => update(key, { percent }), abort.signal).then(
-      (uploaded) => update(key, { status: 'done', percent: 100, id: uploaded.id, name: uploaded.filename }),
+    const entry: AttachmentEntry = {
+      key,
+      name: file.name,
+      size: file.size,
+      percent: 0,
+      status: 'uploading',
+      abort,
+    };
+    attachmentsNow.current = [...attachmentsNow.current, entry];
+    setAttachments((list) => [...list, entry]);
+    // All bytes sent is not yet stored: the bar stops at 99 % until the server answers.
+    uploadFile(file, (percent) => update(key, { percent: Math.min(percent, 99) }), abort.signal).then(
+      (uploaded) => {
+        update(key, { status: 'done', percent: 100, id: uploaded.id, name: uploaded.filename });
+        attachmentsNow.current = attachmentsNow.current.map((item) =>
+          item.key === key ? { ...item, status: 'done', percent: 100, id: uploaded.id } : item,
+        );
+        changed();
+      },
       (failure: unknown) =>
         update(key, {
           status: 'error',
           error: failure instanceof Error ? failure.message : '上传失败，请重试',
         }),
     );
-  };
-
-  const addFiles = (files: FileList | null) => {
-    for (const file of Array.from(files ?? [])) addFile(file);
-    if (fileInput.current) fileInput.current.value = '';
   };
 
   // A forward carries the original's attachments: fetched with the token, then uploaded like picked files.
@@ -165,13 +354,19 @@ function ComposeForm({
 
   const remove = (entry: AttachmentEntry) => {
     entry.abort?.abort();
+    attachmentsNow.current = attachmentsNow.current.filter((item) => item.key !== entry.key);
     setAttachments((list) => list.filter((item) => item.key !== entry.key));
+    if (entry.status === 'done') changed();
   };
 
   const submit = async () => {
     setError(null);
     const values = await form.validateFields();
-    if (preparing || attachments.some((entry) => entry.status === 'uploading')) {
+    // A save under way may rename the files (draft attachment ids): let it finish first.
+    clearTimeout(timer.current);
+    while (inFlight.current) await inFlight.current;
+    const current = attachmentsNow.current;
+    if (preparing || current.some((entry) => entry.status === 'uploading')) {
       setError('附件还在上传，请等上传完成后再发送');
       return;
     }
@@ -189,14 +384,31 @@ function ComposeForm({
         ...(values.bcc?.length ? { bcc: values.bcc } : {}),
         subject: values.subject ?? '',
         ...(hasContent(html) ? { html } : {}),
-        attachments: attachments
+        attachments: current
           .filter((entry) => entry.status === 'done' && entry.id)
           .map((entry) => entry.id as string),
         ...(initial.inReplyTo ? { inReplyTo: initial.inReplyTo } : {}),
+        ...(draftId.current !== undefined ? { draftId: draftId.current } : {}),
       },
-      { onError: (failure) => setError(failure.message) },
+      {
+        onSuccess: () => {
+          // The server removed the draft with the send; nothing more is saved from this form.
+          finished.current = true;
+          clearTimeout(timer.current);
+        },
+        onError: (failure) => setError(failure.message),
+      },
     );
   };
+
+  const saveStatus =
+    saveState.kind === 'saving'
+      ? '正在保存草稿…'
+      : saveState.kind === 'saved'
+        ? `草稿已保存 ${dayjs(saveState.at).format('HH:mm')}`
+        : saveState.kind === 'failed'
+          ? `草稿保存失败：${saveState.message}`
+          : '';
 
   const recipientSelect = (label: string) => (
     <Select
@@ -210,7 +422,14 @@ function ComposeForm({
   );
 
   return (
-    <Form form={form} layout="vertical" initialValues={initial} requiredMark={false} onFinish={submit}>
+    <Form
+      form={form}
+      layout="vertical"
+      initialValues={initial}
+      requiredMark={false}
+      onFinish={submit}
+      onValuesChange={changed}
+    >
       <Form.Item
         name="from"
         label="发件人"
@@ -273,27 +492,39 @@ function ComposeForm({
         <Input placeholder="邮件主题" aria-label="主题" />
       </Form.Item>
       <Form.Item label="正文">
-        <RichTextEditor initialHtml={initial.html} onChange={setHtml} label="正文" />
+        <RichTextEditor
+          initialHtml={initial.html}
+          onChange={(next) => {
+            setHtml(next);
+            htmlNow.current = next;
+            changed();
+          }}
+          label="正文"
+        />
       </Form.Item>
 
       <Space direction="vertical" style={{ width: '100%' }}>
-        <Space wrap>
-          <Button icon={<PaperClipOutlined />} onClick={() => fileInput.current?.click()}>
-            添加附件
-          </Button>
-          <Typography.Text type="secondary">
-            单个附件和整封邮件都不能超过 {formatBytes(maxBytes, 'upload')}；附件发送时经 Base64
-            编码，约增大三分之一。
-          </Typography.Text>
-        </Space>
-        <input
-          ref={fileInput}
-          type="file"
+        <Upload.Dragger
           multiple
-          hidden
-          aria-label="选择附件"
-          onChange={(event) => addFiles(event.currentTarget.files)}
-        />
+          showUploadList={false}
+          fileList={[]}
+          // The files go through our own upload (progress, limits, removal); antd only picks them.
+          beforeUpload={(file) => {
+            addFile(file);
+            return false;
+          }}
+          data-testid="compose-dropzone"
+        >
+          <p className="ant-upload-drag-icon" style={{ marginBottom: 4 }}>
+            <InboxOutlined aria-hidden />
+          </p>
+          <Typography.Text>点击选择或把文件拖到这里添加附件</Typography.Text>
+          <br />
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            单个附件和整封邮件都不能超过 {formatBytes(maxBytes, 'upload')}，最多 {MAX_ATTACHMENTS} 个；附件经
+            Base64 编码后约增大三分之一。
+          </Typography.Text>
+        </Upload.Dragger>
         {preparing && <Alert type="info" showIcon message="正在添加原邮件的附件…" />}
         {attachments.length > 0 && (
           <List
@@ -331,8 +562,10 @@ function ComposeForm({
                     <Progress
                       percent={entry.percent}
                       size="small"
-                      status={entry.status === 'uploading' ? 'active' : 'success'}
-                      format={(percent) => (entry.status === 'done' ? '已上传' : `${percent ?? 0}%`)}
+                      status={entry.status === 'done' && entry.percent >= 100 ? 'success' : 'active'}
+                      format={(percent) =>
+                        entry.status === 'done' && (percent ?? 0) >= 100 ? '已上传' : `${percent ?? 0}%`
+                      }
                     />
                   )}
                 </Space>
@@ -341,11 +574,39 @@ function ComposeForm({
           />
         )}
         {error && <Alert type="error" showIcon message={error} />}
-        <Space>
+        <Space wrap>
           <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={send.isPending}>
             发送
           </Button>
-          <Button onClick={onClose}>取消</Button>
+          <Button
+            icon={<SaveOutlined />}
+            loading={saveState.kind === 'saving'}
+            onClick={() => {
+              dirty.current = true;
+              void saveNow();
+            }}
+          >
+            保存草稿
+          </Button>
+          <Button
+            onClick={async () => {
+              if (await beforeClose.current?.()) onClose();
+            }}
+          >
+            关闭
+          </Button>
+          {saveState.kind !== 'idle' && draftId.current !== undefined && (
+            <Button type="text" danger onClick={() => void discardDraft()}>
+              删除草稿
+            </Button>
+          )}
+          <Typography.Text
+            type={saveState.kind === 'failed' ? 'danger' : 'secondary'}
+            data-testid="compose-draft-status"
+            aria-live="polite"
+          >
+            {saveStatus}
+          </Typography.Text>
         </Space>
       </Space>
     </Form>
@@ -355,8 +616,11 @@ function ComposeForm({
 /**
  * The compose drawer: new message, reply, reply all, forward. From is one of the
  * caller's own addresses (a mailbox session: its address; a system user: its addresses or any
- * name on its domains); recipients are checked as typed; attachments upload at once with their
- * percentage shown; the limits are explained before sending.
+ * name on its domains); recipients are checked as typed; attachments are picked with a button or
+ * dropped, upload at once with their progress shown; the limits are explained before sending.
+ * What is written is saved as a draft on the server 2 s after each change and on closing
+ * (saveDraft: the Drafts folder of the sender's mailbox); a new message lists the saved drafts to
+ * go on with, and sending one removes it.
  */
 export function ComposeDrawer({
   open,
@@ -366,25 +630,77 @@ export function ComposeDrawer({
   onClose,
   onSent,
 }: ComposeDrawerProps) {
+  const beforeClose: BeforeClose = useRef(null);
+  const [draft, setDraft] = useState<DraftDetail | undefined>(undefined);
+  const [picking, setPicking] = useState<number | null>(null);
+  const [pickError, setPickError] = useState<string | null>(null);
+  const [writing, setWriting] = useState<number | undefined>(undefined);
+  const [closing, setClosing] = useState(false);
+
+  // Every opening starts a fresh form; the drafts are offered again.
+  useEffect(() => {
+    if (!open) {
+      setDraft(undefined);
+      setWriting(undefined);
+      setPickError(null);
+    }
+  }, [open]);
+
+  const close = async () => {
+    setClosing(true);
+    try {
+      if ((await beforeClose.current?.()) === false) return;
+    } finally {
+      setClosing(false);
+    }
+    onClose();
+  };
+
+  const pick = async (item: DraftItem) => {
+    // What is on screen is saved first, so switching drafts loses nothing.
+    if ((await beforeClose.current?.()) === false) return;
+    setPicking(item.id);
+    setPickError(null);
+    try {
+      const loaded = await getDraft(item.id);
+      setDraft(loaded);
+      setWriting(loaded.id);
+    } catch (failure) {
+      setPickError(failure instanceof Error ? failure.message : '草稿读取失败，请重试');
+    } finally {
+      setPicking(null);
+    }
+  };
+
   return (
     <Drawer
       open={open}
-      onClose={onClose}
-      title={TITLES[mode]}
-      width={760}
+      onClose={() => void close()}
+      title={draft ? '编辑草稿' : TITLES[mode]}
+      // The whole width of a phone, 760 px on anything wider.
+      size="min(760px, 100vw)"
       destroyOnHidden
       maskClosable={false}
       styles={{ body: { paddingTop: 12 } }}
     >
       {open && (
-        <ComposeForm
-          key={`${mode}-${original?.id ?? 'new'}`}
-          mode={mode}
-          original={original}
-          signature={signature}
-          onClose={onClose}
-          onSent={onSent}
-        />
+        <Spin spinning={closing} tip="正在保存草稿…">
+          {mode === 'new' && (
+            <DraftList onPick={(item) => void pick(item)} picking={picking} exclude={writing} />
+          )}
+          {pickError && <Alert type="error" showIcon message={pickError} style={{ marginBottom: 12 }} />}
+          <ComposeForm
+            key={draft ? `draft-${draft.id}` : `${mode}-${original?.id ?? 'new'}`}
+            mode={mode}
+            original={original}
+            signature={signature}
+            draft={draft}
+            beforeClose={beforeClose}
+            onDraftSaved={setWriting}
+            onClose={onClose}
+            onSent={onSent}
+          />
+        </Spin>
       )}
     </Drawer>
   );

@@ -1,6 +1,6 @@
-import type { MailDetail } from '@youju/contract';
+import type { DraftDetail, MailDetail } from '@youju/contract';
 import { describe, expect, it } from 'vitest';
-import { isEmailAddress, prefill } from './compose-prefill';
+import { fromDraft, isEmailAddress, prefill } from './compose-prefill';
 
 const original: MailDetail = {
   id: 7,
@@ -72,5 +72,41 @@ describe('compose prefill', () => {
     expect(isEmailAddress('张三@例子.中国')).toBe(true);
     for (const bad of ['zhangsan', 'a@b', 'a b@c.com', 'a@@c.com', '<a@c.com>'])
       expect(isEmailAddress(bad)).toBe(false);
+  });
+});
+
+describe('fromDraft', () => {
+  const draft: DraftDetail = {
+    id: 9,
+    address: 'me@mine.test',
+    from: 'me@mine.test',
+    to: ['a@other.test'],
+    cc: [],
+    bcc: ['b@other.test'],
+    subject: '草稿',
+    html: '<p>正文<img src="x" onerror="alert(1)"></p>',
+    text: null,
+    attachments: [],
+    inReplyTo: '<thread@other.test>',
+    savedAt: '2026-01-02T03:04:05.000Z',
+  };
+
+  it('restores every field and sanitises the HTML again before the editor takes it', () => {
+    const values = fromDraft(draft);
+    expect(values).toMatchObject({
+      from: 'me@mine.test',
+      to: ['a@other.test'],
+      bcc: ['b@other.test'],
+      subject: '草稿',
+      inReplyTo: '<thread@other.test>',
+    });
+    expect(values.html).toContain('正文');
+    expect(values.html).not.toContain('onerror');
+  });
+
+  it('turns a plain-text draft (from a mail client) into escaped paragraphs', () => {
+    const values = fromDraft({ ...draft, html: null, text: '第一行\n<b>第二行</b>', inReplyTo: null });
+    expect(values.html).toBe('<p>第一行<br>&lt;b&gt;第二行&lt;/b&gt;</p>');
+    expect(values.inReplyTo).toBeUndefined();
   });
 });

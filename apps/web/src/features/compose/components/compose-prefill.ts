@@ -1,4 +1,5 @@
-import type { MailDetail } from '@youju/contract';
+import type { DraftDetail, MailDetail } from '@youju/contract';
+import DOMPurify from 'dompurify';
 import { formatTime } from '../../../lib/dates';
 
 export type ComposeMode = 'new' | 'reply' | 'replyAll' | 'forward';
@@ -118,5 +119,28 @@ export function prefill(
     subject: prefixed('Re', original.subject),
     html: `${start}<p>${quoteHead}</p><blockquote style="margin:0 0 0 8px;padding-left:8px;border-left:2px solid #ccc">${quotedText(original)}</blockquote>`,
     ...(original.messageId ? { inReplyTo: original.messageId } : {}),
+  };
+}
+
+/**
+ * The compose values of a saved draft (getDraft). Its HTML was sanitised by the server and is
+ * sanitised again here before the editor takes it as markup (a mail client may have APPENDed the
+ * draft); a plain-text draft becomes paragraphs of escaped text.
+ */
+export function fromDraft(draft: DraftDetail): ComposeValues {
+  const html =
+    draft.html !== null
+      ? DOMPurify.sanitize(draft.html)
+      : draft.text
+        ? `<p>${escapeHtml(draft.text).replace(/\r?\n/g, '<br>')}</p>`
+        : '';
+  return {
+    from: draft.from,
+    to: draft.to,
+    cc: draft.cc,
+    bcc: draft.bcc,
+    subject: draft.subject,
+    html,
+    ...(draft.inReplyTo ? { inReplyTo: draft.inReplyTo } : {}),
   };
 }
