@@ -184,6 +184,11 @@ export function createInboundService(deps: {
   authenticator?: InboundAuthenticator;
   /** forwarding copies and SRS0 returns (modules/forwarding) */
   forwarding?: ForwardingHook;
+  /**
+   * SQLite, a connection whose commits do not sync (the store worker's, `DatabaseHandle.syncWal`):
+   * makes what was committed durable; a delivery resolves only after it.
+   */
+  syncWal?: (() => Promise<void>) | null;
 }) {
   const { db, engine, settings, filters, events, log, afterStore, authenticator, forwarding } = deps;
 
@@ -203,7 +208,7 @@ export function createInboundService(deps: {
     }
   }
   const spoolDir = join(deps.dataDir, 'tmp');
-  const groupCommit = engine === 'sqlite' ? createGroupCommit(db) : null;
+  const groupCommit = engine === 'sqlite' ? createGroupCommit(db, { durable: deps.syncWal ?? null }) : null;
 
   async function liveMailboxes(addresses: string[]): Promise<RecipientMailbox[]> {
     if (addresses.length === 0) return [];
