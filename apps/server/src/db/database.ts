@@ -130,6 +130,15 @@ export function openDatabase(options: {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachedStatements(sqlite) }) });
-  const syncWal = callerSyncs ? createWalSync(`${file}-wal`) : null;
-  return { db, engine: 'sqlite', pool: null, syncWal, close: () => db.destroy() };
+  const wal = callerSyncs ? createWalSync(`${file}-wal`) : null;
+  return {
+    db,
+    engine: 'sqlite',
+    pool: null,
+    syncWal: wal ? () => wal.sync() : null,
+    close: async () => {
+      await wal?.close();
+      await db.destroy();
+    },
+  };
 }

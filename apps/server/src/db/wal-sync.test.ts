@@ -16,7 +16,8 @@ describe('WAL sync by the caller', () => {
   it('shares one sync among the callers that arrive while another runs', async () => {
     const path = join(dir, 'file-wal');
     await writeFile(path, 'frames');
-    const sync = createWalSync(path);
+    const wal = createWalSync(path);
+    const sync = () => wal.sync();
     const first = sync();
     const second = sync();
     const third = sync();
@@ -28,11 +29,16 @@ describe('WAL sync by the caller', () => {
     const fourth = sync();
     expect(fourth).not.toBe(second);
     await fourth;
+    await wal.close();
   });
 
   it('fails rather than acknowledging when the file is not there', async () => {
-    const sync = createWalSync(join(dir, 'missing-wal'));
-    await expect(sync()).rejects.toThrow(/ENOENT/);
+    const wal = createWalSync(join(dir, 'missing-wal'));
+    await expect(wal.sync()).rejects.toThrow(/ENOENT/);
+    // Tried again at the next sync, once the file is there.
+    await writeFile(join(dir, 'missing-wal'), 'frames');
+    await expect(wal.sync()).resolves.toBeUndefined();
+    await wal.close();
   });
 
   it('opens a SQLite connection that commits without syncing and leaves the sync to its caller', async () => {

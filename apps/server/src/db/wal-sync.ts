@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 
 /**
  * Makes SQLite commits durable off the thread that commits (the store worker's group commit).
@@ -18,18 +18,24 @@ import { open } from 'node:fs/promises';
  * flight that started earlier may miss frames written just before the call), and every caller
  * arriving while one runs shares the next one.
  */
-export function createWalSync(walPath: string): () => Promise<void> {
+export function createWalSync(walPath: string): { sync(): Promise<void>; close(): Promise<void> } {
   let running: Promise<void> | null = null;
   let queued: Promise<void> | null = null;
+  // Opened at the first sync (after the first commit: the file exists then) and kept: SQLite deletes
+  // the WAL only when the last connection to the database closes, and the connection this syncs
+  // for is open for as long as it is used (database.ts closes this with it).
+  let handle: Promise<FileHandle> | null = null;
 
   async function syncOnce(): Promise<void> {
-    // Opened per sync rather than kept: SQLite may delete and create the file again (the last
-    // connection closing), and a kept descriptor would then sync a file nobody reads.
-    const handle = await open(walPath, 'r');
+    handle ??= open(walPath, 'r');
+    const opened = handle;
     try {
-      await handle.datasync();
-    } finally {
-      await handle.close();
+      await (await opened).datasync();
+    } catch (error) {
+      // Opened again next time: the file may not have been there yet.
+      if (handle === opened) handle = null;
+      await opened.then((file) => file.close()).catch(() => undefined);
+      throw error;
     }
   }
 
@@ -41,14 +47,22 @@ export function createWalSync(walPath: string): () => Promise<void> {
     return sync;
   }
 
-  return function sync(): Promise<void> {
-    if (!running) return start();
-    queued ??= running
-      .catch(() => undefined)
-      .then(() => {
-        queued = null;
-        return start();
-      });
-    return queued;
+  return {
+    sync(): Promise<void> {
+      if (!running) return start();
+      queued ??= running
+        .catch(() => undefined)
+        .then(() => {
+          queued = null;
+          return start();
+        });
+      return queued;
+    },
+    async close(): Promise<void> {
+      await Promise.allSettled([running, queued]);
+      const opened = handle;
+      handle = null;
+      if (opened) await opened.then((file) => file.close()).catch(() => undefined);
+    },
   };
 }
