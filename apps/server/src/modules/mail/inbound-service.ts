@@ -319,7 +319,8 @@ export function createInboundService(deps: {
      * 2. parse it (streaming; a parse failure keeps the raw message and what headers it can);
      * 3. content filters decide per recipient owner;
      * 4. one transaction stores the raw bytes in chunks, one message row per recipient mailbox and
-     *    the quota accounting; the commit is synchronous on both engines, so when this resolves a
+     *    the quota accounting; the commit is synchronous on both engines (on the store worker's
+     *    SQLite connection: followed by the WAL sync, `syncWal`), so when this resolves a
      *    `kill -9` cannot lose the message — and before it resolves nothing was acknowledged.
      * The spool file is removed either way.
      */
