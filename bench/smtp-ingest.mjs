@@ -131,6 +131,9 @@ async function youju(databaseUrl) {
     env: { MAIL_HOSTNAME: 'mx.bench.test' },
     nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
     stdout: process.env.BENCH_VERBOSE ? 'inherit' : 'ignore',
+  }).catch(async (error) => {
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
   });
   const { base, smtpPort, child } = server;
   try {

@@ -1,4 +1,5 @@
 import { type FileHandle, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
 /**
  * Makes SQLite commits durable off the thread that commits (the store worker's group commit).
@@ -26,11 +27,24 @@ export function createWalSync(walPath: string): { sync(): Promise<void>; close()
   // for is open for as long as it is used (database.ts closes this with it).
   let handle: Promise<FileHandle> | null = null;
 
+  // The directory entry of the WAL file once too: SQLite syncs it when the connection that creates
+  // the file first syncs, which may be this one, whose commits no longer sync.
+  let directorySynced = false;
+
   async function syncOnce(): Promise<void> {
     handle ??= open(walPath, 'r');
     const opened = handle;
     try {
       await (await opened).datasync();
+      if (!directorySynced) {
+        const directory = await open(dirname(walPath), 'r');
+        try {
+          await directory.sync();
+        } finally {
+          await directory.close();
+        }
+        directorySynced = true;
+      }
     } catch (error) {
       // Opened again next time: the file may not have been there yet.
       if (handle === opened) handle = null;
