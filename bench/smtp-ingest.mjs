@@ -8,8 +8,11 @@
 //    means "stored durably": Youju committed to the database, Postfix fsynced its queue file);
 //  - delivered: seconds from the start until all of them can be read (Youju: getInbox counts them
 //    all; Postfix: all are in the Maildir);
-//  - Youju's peak resident memory (VmHWM of the server process).
-// Then the ratio of the acknowledged throughputs. Postfix runs with Debian's default configuration
+//  - Youju's peak resident memory (VmHWM of the server process);
+//  - CPU milliseconds per message over the same span: Youju's main thread and its other threads
+//    (the store worker, V8's and libuv's helpers), and all of Postfix's processes. On a machine
+//    shared with other work this holds far better than throughput.
+// Then the ratio of the acknowledged throughputs, and of the CPU per message. Postfix runs with Debian's default configuration
 // apart from what a private instance on loopback needs (its own directories, a port, one virtual
 // Maildir domain, no per-client rate limits for loopback).
 //
