@@ -35,7 +35,7 @@ export async function startBuiltServer({
   env = {},
   nodeArgs = [],
   stdout = 'ignore',
-  timeoutMs = 30_000,
+  timeoutMs = Number(process.env.BENCH_START_TIMEOUT_MS ?? 30_000),
 }) {
   const port = await freePort();
   const smtpPort = await freePort();

@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, type SqliteDatabase as KyselySqliteDatabase, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { createWalSync } from './wal-sync.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -12,6 +13,12 @@ export interface DatabaseHandle {
   engine: Engine;
   /** PostgreSQL pool, for LISTEN/NOTIFY; null on SQLite */
   pool: pg.Pool | null;
+  /**
+   * SQLite opened with `walSync: 'caller'`: syncs the WAL, making every commit so far durable
+   * (wal-sync.ts); the caller must await it before acknowledging. Null otherwise: commits are
+   * durable when they return.
+   */
+  syncWal: (() => Promise<void>) | null;
   close(): Promise<void>;
 }
 
@@ -79,6 +86,12 @@ export function openDatabase(options: {
   poolSize?: number;
   /** told when PostgreSQL ends an idle pooled connection (the pool opens a new one when needed) */
   log?: { warn(message: string): void };
+  /**
+   * SQLite: 'commit' (the default) syncs inside every commit (synchronous = FULL); 'caller' leaves
+   * the sync of the WAL to the caller through `syncWal` (synchronous = NORMAL, see wal-sync.ts),
+   * for a writer that acknowledges only after awaiting it (the store worker's group commit).
+   */
+  walSync?: 'commit' | 'caller';
 }): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
@@ -104,15 +117,28 @@ export function openDatabase(options: {
         },
       }),
     });
-    return { db, engine: 'postgres', pool, close: () => db.destroy() };
+    return { db, engine: 'postgres', pool, syncWal: null, close: () => db.destroy() };
   }
   mkdirSync(options.dataDir, { recursive: true });
-  const sqlite = new SqliteDatabase(join(options.dataDir, 'youju.sqlite'));
+  const file = join(options.dataDir, 'youju.sqlite');
+  const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
+  const callerSyncs = options.walSync === 'caller';
   // FULL: a commit is on disk before it returns, so "250 OK" survives power loss, not just a crash.
-  sqlite.pragma('synchronous = FULL');
+  // NORMAL only for a connection whose caller syncs the WAL itself before acknowledging.
+  sqlite.pragma(callerSyncs ? 'synchronous = NORMAL' : 'synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachedStatements(sqlite) }) });
-  return { db, engine: 'sqlite', pool: null, close: () => db.destroy() };
+  const wal = callerSyncs ? createWalSync(`${file}-wal`) : null;
+  return {
+    db,
+    engine: 'sqlite',
+    pool: null,
+    syncWal: wal ? () => wal.sync() : null,
+    close: async () => {
+      await wal?.close();
+      await db.destroy();
+    },
+  };
 }

@@ -81,3 +81,60 @@ describe('group commit reservations', () => {
     slow.release();
   });
 });
+
+describe('group commit with a separate sync (the store worker)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => server.close());
+
+  const row = (name: string, key: string) => async (trx: Transaction<Database>) => {
+    await trx.insertInto('rate_counters').values({ name, key, bucket: 0, count: 1, expires_at: 0 }).execute();
+    return key;
+  };
+
+  it('acknowledges a committed batch only once the sync after its commit is done', async () => {
+    const db = server.app.database.db;
+    const syncs: { resolve: () => void }[] = [];
+    const group = createGroupCommit(db, {
+      durable: () => new Promise<void>((resolve) => syncs.push({ resolve })),
+    });
+    let acknowledged = false;
+    const job = group.run(row('group-commit-sync', 'a')).then((key) => {
+      acknowledged = true;
+      return key;
+    });
+    // Committed (visible to others) but not yet synced: no acknowledgement.
+    for (let i = 0; i < 200 && syncs.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(syncs).toHaveLength(1);
+    const committed = await db
+      .selectFrom('rate_counters')
+      .select('key')
+      .where('name', '=', 'group-commit-sync')
+      .execute();
+    expect(committed.map((r) => r.key)).toEqual(['a']);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(acknowledged).toBe(false);
+    // The next batch commits while the first one's sync is still running.
+    const next = group.run(row('group-commit-sync', 'b'));
+    for (let i = 0; i < 200 && syncs.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(syncs).toHaveLength(2);
+    syncs[0]?.resolve();
+    await expect(job).resolves.toBe('a');
+    syncs[1]?.resolve();
+    await expect(next).resolves.toBe('b');
+  });
+
+  it('acknowledges nothing of a batch whose sync failed', async () => {
+    const group = createGroupCommit(server.app.database.db, {
+      durable: () => Promise.reject(new Error('EIO: the disk failed')),
+    });
+    const results = await Promise.allSettled([
+      group.run(row('group-commit-sync-fails', 'x')),
+      group.run(row('group-commit-sync-fails', 'y')),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect((results[0] as PromiseRejectedResult).reason.message).toBe('EIO: the disk failed');
+  });
+});

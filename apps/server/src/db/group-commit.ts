@@ -27,7 +27,9 @@ export interface CommitSlot {
  * synchronous), so messages are stored together: one transaction, one fsync, each message in its
  * own savepoint so that one failing (a quota reached in the meantime) rolls back alone. A job's
  * promise settles only after the commit that holds it, so nothing is acknowledged before it is on
- * disk, exactly as with a transaction per message.
+ * disk, exactly as with a transaction per message. With `durable` (the store worker: its
+ * connection's commits do not sync, db/wal-sync.ts) the promise settles after the commit and the
+ * sync of the WAL that follows it; the next batch is prepared and committed during that sync.
  *
  * When to commit: a delivery reserves its place when it starts (before parsing and filtering). A
  * batch commits once every reserved delivery has either queued its work or given its place back,
@@ -36,14 +38,26 @@ export interface CommitSlot {
  * reservations the next message always found the queue empty). MAX_WAIT_MS bounds the wait for a
  * slow one.
  */
-export function createGroupCommit(db: Kysely<Database>, options: { maxWaitMs?: number } = {}) {
+export function createGroupCommit(
+  db: Kysely<Database>,
+  options: {
+    maxWaitMs?: number;
+    /**
+     * Makes what was committed durable (`DatabaseHandle.syncWal`, on a connection whose commits
+     * do not sync). Jobs settle only once it resolved; the next batch commits meanwhile.
+     */
+    durable?: (() => Promise<void>) | null;
+  } = {},
+) {
   const maxWaitMs = options.maxWaitMs ?? MAX_WAIT_MS;
+  const durable = options.durable ?? null;
   const pending: Job<unknown>[] = [];
   let preparing = 0;
   let running = false;
   let timer: NodeJS.Timeout | null = null;
 
-  async function runBatch(batch: Job<unknown>[]): Promise<void> {
+  /** Commits a batch; returns how its jobs settle once the commit is durable. */
+  async function runBatch(batch: Job<unknown>[]): Promise<() => void> {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
       await db.transaction().execute(async (trx) => {
@@ -61,13 +75,30 @@ export function createGroupCommit(db: Kysely<Database>, options: { maxWaitMs?: n
       });
     } catch (error) {
       // The commit itself failed: none of the batch is stored.
-      for (const job of batch) job.reject(error);
+      return () => {
+        for (const job of batch) job.reject(error);
+      };
+    }
+    return () =>
+      batch.forEach((job, index) => {
+        const outcome = outcomes[index];
+        if (outcome?.ok) job.resolve(outcome.value);
+        else job.reject(outcome?.error ?? new Error('lost in a group commit'));
+      });
+  }
+
+  /**
+   * Settles a committed batch, after the sync that makes it durable when the connection leaves that
+   * to us. Should the sync fail, nothing of the batch is acknowledged (the senders try again; the
+   * rows may survive, so a message can then arrive twice, never be lost).
+   */
+  function settle(batch: Job<unknown>[], outcomes: () => void): void {
+    if (!durable) {
+      outcomes();
       return;
     }
-    batch.forEach((job, index) => {
-      const outcome = outcomes[index];
-      if (outcome?.ok) job.resolve(outcome.value);
-      else job.reject(outcome?.error ?? new Error('lost in a group commit'));
+    durable().then(outcomes, (error: unknown) => {
+      for (const job of batch) job.reject(error);
     });
   }
 
@@ -77,7 +108,8 @@ export function createGroupCommit(db: Kysely<Database>, options: { maxWaitMs?: n
     if (running || pending.length === 0) return;
     running = true;
     try {
-      await runBatch(pending.splice(0, MAX_BATCH));
+      const batch = pending.splice(0, MAX_BATCH);
+      settle(batch, await runBatch(batch));
     } finally {
       running = false;
     }

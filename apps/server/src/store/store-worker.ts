@@ -43,8 +43,16 @@ function logAt(level: 'info' | 'warn' | 'error') {
 }
 const log = { info: logAt('info'), warn: logAt('warn'), error: logAt('error') };
 
-// A few connections are plenty for one thread (PostgreSQL; SQLite has one).
-const database = openDatabase({ databaseUrl: data.databaseUrl, dataDir: data.dataDir, poolSize: 4, log });
+// A few connections are plenty for one thread (PostgreSQL; SQLite has one). On SQLite the group
+// commit syncs the WAL itself, in the thread pool, instead of each commit blocking this thread on
+// an fsync (db/wal-sync.ts): nothing is acknowledged before that sync.
+const database = openDatabase({
+  databaseUrl: data.databaseUrl,
+  dataDir: data.dataDir,
+  poolSize: 4,
+  log,
+  walSync: 'caller',
+});
 const settings = createSettingsService(database.db);
 const forwarding = createForwardingHook({
   db: database.db,
@@ -68,6 +76,7 @@ const inbound = createInboundService({
   afterStore: webhookEnqueuer(database.engine),
   authenticator: createInboundAuthenticator({ dnsServers: data.dnsServers, mailHostname: data.mailHostname }),
   forwarding,
+  syncWal: database.syncWal,
 });
 
 async function store(request: StoreRequest): Promise<StoreReply> {

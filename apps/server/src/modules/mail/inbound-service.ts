@@ -184,6 +184,11 @@ export function createInboundService(deps: {
   authenticator?: InboundAuthenticator;
   /** forwarding copies and SRS0 returns (modules/forwarding) */
   forwarding?: ForwardingHook;
+  /**
+   * SQLite, a connection whose commits do not sync (the store worker's, `DatabaseHandle.syncWal`):
+   * makes what was committed durable; a delivery resolves only after it.
+   */
+  syncWal?: (() => Promise<void>) | null;
 }) {
   const { db, engine, settings, filters, events, log, afterStore, authenticator, forwarding } = deps;
 
@@ -203,7 +208,7 @@ export function createInboundService(deps: {
     }
   }
   const spoolDir = join(deps.dataDir, 'tmp');
-  const groupCommit = engine === 'sqlite' ? createGroupCommit(db) : null;
+  const groupCommit = engine === 'sqlite' ? createGroupCommit(db, { durable: deps.syncWal ?? null }) : null;
 
   async function liveMailboxes(addresses: string[]): Promise<RecipientMailbox[]> {
     if (addresses.length === 0) return [];
@@ -314,7 +319,8 @@ export function createInboundService(deps: {
      * 2. parse it (streaming; a parse failure keeps the raw message and what headers it can);
      * 3. content filters decide per recipient owner;
      * 4. one transaction stores the raw bytes in chunks, one message row per recipient mailbox and
-     *    the quota accounting; the commit is synchronous on both engines, so when this resolves a
+     *    the quota accounting; the commit is synchronous on both engines (on the store worker's
+     *    SQLite connection: followed by the WAL sync, `syncWal`), so when this resolves a
      *    `kill -9` cannot lose the message — and before it resolves nothing was acknowledged.
      * The spool file is removed either way.
      */

@@ -17,8 +17,8 @@ export const RAW_CHUNK_BYTES = 256 * 1024;
  * `raw_messages` / `message_raw_chunks` inside the caller's transaction and returns the raw id.
  * `prefix` (header fields this server adds, such as `Authentication-Results`) is stored in front of
  * the message, and `size` and `sha256` then describe the stored bytes, prefix included.
- * The commit of that transaction is what makes the message durable (SQLite synchronous=FULL,
- * PostgreSQL synchronous_commit=on), so the chunks and the metadata rows appear together or not
+ * The commit of that transaction is what makes the message durable (SQLite synchronous=FULL, or
+ * the store worker's WAL sync after it; PostgreSQL synchronous_commit=on), so the chunks and the metadata rows appear together or not
  * at all.
  */
 export async function insertRaw(
