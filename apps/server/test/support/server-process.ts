@@ -91,7 +91,8 @@ export function startServerProcess(store: ServerStore, env: Record<string, strin
   };
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    // A bound, not a measure: a fresh store migrates first, and CI runs three suites side by side.
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const http = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
