@@ -109,7 +109,15 @@ export function Component() {
         />
         <Link
           to={paths.home}
-          style={{ display: 'flex', alignItems: 'center', gap: 8, whiteSpace: 'nowrap', minWidth: 0 }}
+          // The whole height of the header is the link: a target a finger finds.
+          style={{
+            display: 'flex',
+            alignItems: 'center',
+            alignSelf: 'stretch',
+            gap: 8,
+            whiteSpace: 'nowrap',
+            minWidth: 0,
+          }}
         >
           <MailOutlined style={{ fontSize: 22 }} />
           <Heading

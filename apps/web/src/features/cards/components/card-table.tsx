@@ -164,7 +164,7 @@ export function CardTable() {
           allowClear
           placeholder="全部批次"
           value={batchId}
-          style={{ width: 340 }}
+          style={{ width: 340, maxWidth: '100%' }}
           options={batchOptions}
           onChange={filterChange(setBatchId)}
         />
