@@ -239,7 +239,10 @@ describe('inbox, temporary mailbox and content filters in the browser', () => {
     await page.getByTestId('message-item').filter({ hasText: subject }).click();
     const frame = page.getByTestId('mail-frame');
     await frame.waitFor();
-    expect(await frame.getAttribute('sandbox')).toBe('allow-popups allow-popups-to-escape-sandbox');
+    // Same origin so that the reader can measure the frame from outside, never scripts.
+    expect(await frame.getAttribute('sandbox')).toBe(
+      'allow-same-origin allow-popups allow-popups-to-escape-sandbox',
+    );
     const srcdoc = (await frame.getAttribute('srcdoc')) ?? '';
     expect(srcdoc).toContain("default-src 'none'");
     expect(srcdoc).not.toMatch(/<script|onload|onerror|javascript:/i);

@@ -1,4 +1,10 @@
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from 'playwright-core';
 import { onTestFailed } from 'vitest';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -19,14 +25,26 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** A phone: 375 × 812 CSS pixels (an iPhone's width), touch, mobile viewport rules. */
+export const phoneViewport: BrowserContextOptions = {
+  viewport: { width: 375, height: 812 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+};
+
 /**
- * A fresh context (own local storage) per test, Chinese like the users it serves. When the test
+ * A fresh context (own local storage) per test, Chinese like the users it serves; `options` set the
+ * device (e.g. `phoneViewport`). When the test
  * fails, what the page went through is printed: its navigations, script errors, console errors and
  * failed API answers, then where it ended and what it showed, so that a failure seen once in CI
  * can be understood afterwards.
  */
-export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
+export async function newPage(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ locale: 'zh-CN', timezoneId: 'Asia/Shanghai', ...options });
   const page = await context.newPage();
   const started = Date.now();
   const events: string[] = [];

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { type ApiCaller, apiAs, apiLogin } from './api';
 import { launchBrowser, newPage, openWithToken } from './browser';
@@ -18,10 +18,10 @@ export interface BrowserSuite {
   api(token?: string): ApiCaller;
   /** Logs a system account in through the API and returns its token. */
   login(username: string, password: string): Promise<string>;
-  /** A fresh page in its own context (see `newPage`). */
-  newPage(): Promise<{ context: BrowserContext; page: Page }>;
+  /** A fresh page in its own context (see `newPage`), on the device `options` describe. */
+  newPage(options?: BrowserContextOptions): Promise<{ context: BrowserContext; page: Page }>;
   /** A fresh page of a returning visitor holding `token`, opened at `path`. */
-  openAs(token: string, path: string): Promise<Page>;
+  openAs(token: string, path: string, options?: BrowserContextOptions): Promise<Page>;
 }
 
 /**
@@ -72,9 +72,9 @@ export function setUpBrowserSuite(
     },
     api: (token) => apiAs(suite.baseUrl, token),
     login: (username, password) => apiLogin(suite.baseUrl, username, password),
-    newPage: () => newPage(suite.browser),
-    openAs: async (token, path) => {
-      const { page } = await newPage(suite.browser);
+    newPage: (options) => newPage(suite.browser, options),
+    openAs: async (token, path, options) => {
+      const { page } = await newPage(suite.browser, options);
       await openWithToken(page, suite.baseUrl, token, path);
       return page;
     },

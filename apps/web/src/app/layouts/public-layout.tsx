@@ -1,5 +1,6 @@
-import { MailOutlined } from '@ant-design/icons';
+import { MailOutlined, MenuOutlined } from '@ant-design/icons';
 import { Alert, Button, Layout, Space, theme } from 'antd';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { Heading } from '../../components/text';
 import { DEFAULT_SITE_NAME } from '../../config/constants';
@@ -8,6 +9,9 @@ import { useSessionStore } from '../../state/session';
 import { useSettingsStore } from '../../state/settings';
 
 const navigation = [publicRoutes.home, publicRoutes.use, publicRoutes.store];
+
+/** The phone's menu drawer, fetched when first opened: most visits to the first page never open it. */
+const Drawer = lazy(() => import('antd/es/drawer'));
 /** The Menu's space between an item's icon and its label. */
 const ICON_GAP = 10;
 
@@ -16,13 +20,20 @@ const ICON_GAP = 10;
  * primary colour, underlined) but plain links: a Menu would bring its overflow and pop-up machinery
  * to the first page of most visits.
  */
-function PublicNavigation({ current }: { current: string }) {
+function PublicNavigation({ current, vertical = false }: { current: string; vertical?: boolean }) {
   const { token } = theme.useToken();
   return (
     <nav
       aria-label="站点导航"
-      className="public-navigation"
-      style={{ display: 'flex', alignSelf: 'stretch', flex: 1, minWidth: 0 }}
+      className={vertical ? 'public-navigation-vertical' : 'public-navigation'}
+      // global.css shows the row (display: flex) only on wide screens.
+      style={{
+        display: vertical ? 'flex' : undefined,
+        flexDirection: vertical ? 'column' : 'row',
+        alignSelf: 'stretch',
+        flex: 1,
+        minWidth: 0,
+      }}
     >
       {navigation.map((entry) => {
         const selected = entry.path === current;
@@ -33,6 +44,7 @@ function PublicNavigation({ current }: { current: string }) {
             aria-current={selected ? 'page' : undefined}
             style={{
               display: 'flex',
+              minHeight: vertical ? 48 : undefined,
               padding: `0 ${token.padding}px`,
               whiteSpace: 'nowrap',
               color: selected ? token.colorPrimary : token.colorText,
@@ -58,36 +70,85 @@ function PublicNavigation({ current }: { current: string }) {
   );
 }
 
-/** Frame of the public pages /home, /use and /store: navigation, site name, announcement. */
+/**
+ * Frame of the public pages /home, /use and /store: navigation, site name, announcement. Below antd's
+ * lg breakpoint (phones) the links move into a drawer behind a menu button (global.css switches the
+ * two without a script, so the first paint is already right).
+ */
 export function Component() {
   const { pathname } = useLocation();
   const settings = useSettingsStore((state) => state.settings);
   const loggedIn = useSessionStore((state) => state.token !== null);
   const siteName = settings.siteName || DEFAULT_SITE_NAME;
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [menuLoaded, setMenuLoaded] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not an input
+  useEffect(() => setMenuOpen(false), [pathname]);
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
       <Layout.Header
+        className="public-header"
         style={{
           display: 'flex',
           alignItems: 'center',
-          gap: 24,
           background: '#fff',
           borderBottom: '1px solid #f0f0f0',
         }}
       >
-        <Link to={paths.home} style={{ display: 'flex', alignItems: 'center', gap: 8, whiteSpace: 'nowrap' }}>
+        <Button
+          type="text"
+          className="public-menu-button"
+          icon={<MenuOutlined />}
+          aria-label="打开菜单"
+          aria-expanded={menuOpen}
+          onClick={() => {
+            setMenuLoaded(true);
+            setMenuOpen(true);
+          }}
+        />
+        <Link
+          to={paths.home}
+          // The whole height of the header is the link: a target a finger finds.
+          style={{
+            display: 'flex',
+            alignItems: 'center',
+            alignSelf: 'stretch',
+            gap: 8,
+            whiteSpace: 'nowrap',
+            minWidth: 0,
+          }}
+        >
           <MailOutlined style={{ fontSize: 22 }} />
-          <Heading level={4} style={{ margin: 0 }}>
+          <Heading
+            level={4}
+            style={{ margin: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+          >
             {siteName}
           </Heading>
         </Link>
         <PublicNavigation current={pathname} />
+        <span className="public-header-spacer" />
         <Link to={loggedIn ? paths.user : paths.auth}>
           <Button type="primary">{loggedIn ? '进入邮箱' : publicRoutes.auth.name}</Button>
         </Link>
       </Layout.Header>
-      <Layout.Content style={{ padding: '24px 16px' }}>
+      {menuLoaded ? (
+        <Suspense fallback={null}>
+          <Drawer
+            placement="left"
+            size={280}
+            open={menuOpen}
+            onClose={() => setMenuOpen(false)}
+            title={siteName}
+            rootClassName="menu-drawer"
+            styles={{ body: { padding: '8px 0' } }}
+          >
+            <PublicNavigation current={pathname} vertical />
+          </Drawer>
+        </Suspense>
+      ) : null}
+      <Layout.Content className="public-content">
         <Space
           orientation="vertical"
           size="large"

@@ -1,7 +1,7 @@
-import { LogoutOutlined, MailOutlined, UserOutlined } from '@ant-design/icons';
+import { KeyOutlined, LogoutOutlined, MailOutlined, MenuOutlined, UserOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Layout, Menu, Modal, Space, Tag, Typography } from 'antd';
-import { lazy, Suspense } from 'react';
+import { Button, Drawer, Grid, Layout, Menu, Modal, Space, Tag, Typography } from 'antd';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { DEFAULT_SITE_NAME } from '../../config/constants';
 import { roleLabel } from '../../config/labels';
@@ -17,16 +17,51 @@ import { useSettingsStore } from '../../state/settings';
 /** Shown only for a screen the account may not open; its illustration is fetched then. */
 const Result = lazy(() => import('antd/es/result'));
 
-/** Frame of the /user area: the screens the caller's permissions allow, who is logged in, logout. */
+/** Who is logged in: the account or mailbox name and its role. */
+function CurrentUser() {
+  const permissionData = usePermissionStore((state) => state.permissionData);
+  return (
+    <Space size={4} style={{ minWidth: 0 }}>
+      <UserOutlined />
+      <Typography.Text data-testid="current-user" ellipsis style={{ maxWidth: 220 }}>
+        {permissionData.name ?? ''}
+      </Typography.Text>
+      <Tag color={permissionData.role === 'admin' ? 'gold' : 'blue'}>{roleLabel(permissionData.role)}</Tag>
+    </Space>
+  );
+}
+
+/** The site name, linking home: the top of the side menu and of the menu drawer. */
+function SiteLink({ siteName }: { siteName: string }) {
+  return (
+    <Link to={paths.home} style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '20px 24px' }}>
+      <MailOutlined style={{ fontSize: 20 }} />
+      <Typography.Text strong style={{ fontSize: 16 }}>
+        {siteName}
+      </Typography.Text>
+    </Link>
+  );
+}
+
+/**
+ * Frame of the /user area: the screens the caller's permissions allow, who is logged in, logout. From
+ * antd's lg breakpoint (992 px) the menu is a side bar; below it (phones, narrow windows) the menu is
+ * a drawer opened from the header, so that the screen keeps the whole width.
+ */
 export function Component() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const permissions = usePermissions();
-  const permissionData = usePermissionStore((state) => state.permissionData);
   const siteName = useSettingsStore((state) => state.settings.siteName) || DEFAULT_SITE_NAME;
   const allowed = allowedUserScreens(permissions);
   const current = userScreenByPath(pathname);
+  // Before antd has measured the window, `lg` is undefined: draw the desktop frame (the common case).
+  const narrow = Grid.useBreakpoint().lg === false;
+  const [menuOpen, setMenuOpen] = useState(false);
+  // Whatever changed the screen (a menu entry, the browser's back), the drawer has done its job.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not an input
+  useEffect(() => setMenuOpen(false), [pathname]);
 
   const [modal, modalHolder] = Modal.useModal();
   const unsavedEmail = useCredentialStore((state) => state.unsavedEmail);
@@ -38,90 +73,116 @@ export function Component() {
     await refreshVariables();
     await navigate(paths.auth);
   });
+  const logout = () => {
+    if (unsavedEmail === null) {
+      logoutMutation.mutate();
+      return;
+    }
+    // A one-click mailbox is reached again only with its credential: say so first.
+    modal.confirm({
+      title: '凭证尚未保存，确定退出？',
+      content: `临时邮箱 ${unsavedEmail} 的凭证还没有复制或下载。退出后，只有用邮箱地址和凭证才能重新登录；凭证丢失则无法再进入这个邮箱。`,
+      okText: '仍然退出',
+      okButtonProps: { danger: true },
+      cancelText: credentialShown ? '先去保存' : '取消',
+      onOk: () => logoutMutation.mutate(),
+      onCancel: () => {
+        if (credentialShown) setCredentialDialogOpen(true);
+      },
+    });
+  };
 
-  const menuItems = allowed.map((entry) => ({
-    key: entry.path,
-    icon: <entry.icon />,
-    label: <Link to={entry.path}>{entry.name}</Link>,
-  }));
+  const menu = (
+    <Menu
+      mode="inline"
+      selectedKeys={current ? [current.path] : []}
+      items={allowed.map((entry) => ({
+        key: entry.path,
+        icon: <entry.icon />,
+        label: <Link to={entry.path}>{entry.name}</Link>,
+      }))}
+      onClick={() => setMenuOpen(false)}
+      style={{ borderInlineEnd: 0 }}
+    />
+  );
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Sider
-        breakpoint="lg"
-        collapsedWidth={0}
-        theme="light"
-        style={{ borderRight: '1px solid #f0f0f0' }}
-      >
-        <Link to={paths.home} style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '20px 24px' }}>
-          <MailOutlined style={{ fontSize: 20 }} />
-          <Typography.Text strong style={{ fontSize: 16 }}>
-            {siteName}
-          </Typography.Text>
-        </Link>
-        <Menu
-          mode="inline"
-          selectedKeys={current ? [current.path] : []}
-          items={menuItems}
-          style={{ borderInlineEnd: 0 }}
-        />
-      </Layout.Sider>
-      <Layout>
+      {narrow ? (
+        <Drawer
+          placement="left"
+          size={280}
+          open={menuOpen}
+          onClose={() => setMenuOpen(false)}
+          title={<CurrentUser />}
+          rootClassName="menu-drawer"
+          styles={{ body: { padding: 0 } }}
+        >
+          <SiteLink siteName={siteName} />
+          {menu}
+        </Drawer>
+      ) : (
+        <Layout.Sider theme="light" style={{ borderRight: '1px solid #f0f0f0' }}>
+          <SiteLink siteName={siteName} />
+          {menu}
+        </Layout.Sider>
+      )}
+      <Layout style={{ minWidth: 0 }}>
         <Layout.Header
           style={{
             display: 'flex',
             alignItems: 'center',
             justifyContent: 'space-between',
+            gap: 8,
             background: '#fff',
-            padding: '0 24px',
+            padding: narrow ? '0 12px' : '0 24px',
           }}
         >
-          <Typography.Title level={5} style={{ margin: 0 }}>
-            {current?.name ?? siteName}
-          </Typography.Title>
-          <Space size="middle">
-            <Space size={4}>
-              <UserOutlined />
-              <Typography.Text data-testid="current-user">{permissionData.name ?? ''}</Typography.Text>
-              <Tag color={permissionData.role === 'admin' ? 'gold' : 'blue'}>
-                {roleLabel(permissionData.role)}
-              </Tag>
-            </Space>
+          <Space size={4} style={{ minWidth: 0 }}>
+            {narrow ? (
+              <Button
+                type="text"
+                icon={<MenuOutlined />}
+                aria-label="打开菜单"
+                aria-expanded={menuOpen}
+                data-testid="menu-button"
+                onClick={() => setMenuOpen(true)}
+              />
+            ) : null}
+            <Typography.Title level={5} ellipsis style={{ margin: 0 }}>
+              {current?.name ?? siteName}
+            </Typography.Title>
+          </Space>
+          <Space size={narrow ? 4 : 'middle'}>
+            {narrow ? null : <CurrentUser />}
             <Button
               icon={<LogoutOutlined />}
+              aria-label={narrow ? '退出登录' : undefined}
               loading={logoutMutation.isPending}
-              onClick={() => {
-                if (unsavedEmail === null) {
-                  logoutMutation.mutate();
-                  return;
-                }
-                // A one-click mailbox is reached again only with its credential: say so first.
-                modal.confirm({
-                  title: '凭证尚未保存，确定退出？',
-                  content: `临时邮箱 ${unsavedEmail} 的凭证还没有复制或下载。退出后，只有用邮箱地址和凭证才能重新登录；凭证丢失则无法再进入这个邮箱。`,
-                  okText: '仍然退出',
-                  okButtonProps: { danger: true },
-                  cancelText: credentialShown ? '先去保存' : '取消',
-                  onOk: () => logoutMutation.mutate(),
-                  onCancel: () => {
-                    if (credentialShown) setCredentialDialogOpen(true);
-                  },
-                });
-              }}
+              onClick={logout}
             >
-              退出登录
+              {narrow ? null : '退出登录'}
             </Button>
             {credentialShown ? (
-              <Button onClick={() => setCredentialDialogOpen(true)} data-testid="show-credential">
-                查看凭证
+              <Button
+                icon={narrow ? <KeyOutlined /> : undefined}
+                aria-label={narrow ? '查看凭证' : undefined}
+                onClick={() => setCredentialDialogOpen(true)}
+                data-testid="show-credential"
+              >
+                {narrow ? null : '查看凭证'}
               </Button>
             ) : null}
           </Space>
         </Layout.Header>
-        <Layout.Content style={{ padding: 24 }}>
+        <Layout.Content style={{ padding: narrow ? 12 : 24 }}>
           {current && !permissions.includes(current.permission) ? (
             <Suspense fallback={null}>
-              <Result status="403" title="没有权限" subTitle="当前账号无权访问此页面，请从左侧菜单选择。" />
+              <Result
+                status="403"
+                title="没有权限"
+                subTitle={`当前账号无权访问此页面，请从${narrow ? '菜单' : '左侧菜单'}选择。`}
+              />
             </Suspense>
           ) : (
             <Outlet />

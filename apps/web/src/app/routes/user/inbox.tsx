@@ -1,8 +1,8 @@
 import { EditOutlined, RollbackOutlined, SendOutlined, ShareAltOutlined } from '@ant-design/icons';
 import type { MailDetail } from '@youju/contract';
-import { Button } from 'antd';
+import { Button, Grid } from 'antd';
 import { lazy, Suspense, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import type { ComposeMode } from '../../../features/compose/components/compose-prefill';
 import { InboxView } from '../../../features/mail/components/inbox-view';
 import { useSettings } from '../../../features/settings/api/get-settings';
@@ -15,6 +15,48 @@ const ComposeDrawer = lazy(() =>
     default: module.ComposeDrawer,
   })),
 );
+
+/** History state of an entry that opened the reader over the list: going back closes it. */
+interface ReaderEntryState {
+  readerOverList?: boolean;
+}
+
+/**
+ * The open message lives in the address, /user/inbox?id=<message id> (the link a Telegram
+ * notification carries has the same form). On a phone opening a message pushes a history entry, so
+ * that the browser's back, like the reader's own back control, returns to the list; on a desktop,
+ * where the list stays beside the reader, the entry is replaced instead, so that back leaves the inbox
+ * rather than stepping through every message read.
+ */
+function useOpenMessage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const narrow = Grid.useBreakpoint().lg === false;
+  const linkedId = Number(searchParams.get('id'));
+  const openMessageId = Number.isSafeInteger(linkedId) && linkedId > 0 ? linkedId : null;
+
+  const withId = (id: number | null) => {
+    const next = new URLSearchParams(searchParams);
+    if (id === null) next.delete('id');
+    else next.set('id', String(id));
+    return next;
+  };
+  const open = (id: number) => {
+    const overList = narrow && openMessageId === null;
+    setSearchParams(withId(id), {
+      replace: !overList,
+      state: overList ? ({ readerOverList: true } satisfies ReaderEntryState) : null,
+      // The list keeps its scroll position beneath the reader.
+      preventScrollReset: true,
+    });
+  };
+  const close = () => {
+    if ((location.state as ReaderEntryState | null)?.readerOverList) void navigate(-1);
+    else setSearchParams(withId(null), { replace: true, preventScrollReset: true });
+  };
+  return { openMessageId, open, close };
+}
 
 interface Composing {
   mode: ComposeMode;
@@ -33,9 +75,7 @@ export function Component() {
   const signature = useSettings().data?.personal.signature;
   const [composing, setComposing] = useState<Composing | null>(null);
   const [composeOpened, setComposeOpened] = useState(false);
-  // /user/inbox?id=<message id>: the link a Telegram notification carries opens that message.
-  const [searchParams] = useSearchParams();
-  const linkedId = Number(searchParams.get('id'));
+  const { openMessageId, open, close } = useOpenMessage();
   const compose = (next: Composing) => {
     setComposeOpened(true);
     setComposing(next);
@@ -45,7 +85,9 @@ export function Component() {
     <>
       <InboxView
         mailboxAddress={mailboxAddress}
-        initialMessageId={Number.isSafeInteger(linkedId) && linkedId > 0 ? linkedId : null}
+        openMessageId={openMessageId}
+        onOpen={open}
+        onClose={close}
         headerActions={
           <Button
             type="primary"

@@ -164,7 +164,8 @@ export function CardTable() {
           allowClear
           placeholder="全部批次"
           value={batchId}
-          style={{ width: 340 }}
+          // On a phone the batch names narrow with the screen (the card's padding aside).
+          style={{ width: 'min(340px, calc(100vw - 96px))' }}
           options={batchOptions}
           onChange={filterChange(setBatchId)}
         />

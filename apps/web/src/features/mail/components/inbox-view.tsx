@@ -1,6 +1,6 @@
-import { ClearOutlined, MailOutlined, ReloadOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, ClearOutlined, MailOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { MailDetail, MailItem } from '@youju/contract';
-import { Button, Card, Col, Empty, Input, Row, Segmented, Skeleton, Space, Tooltip } from 'antd';
+import { Button, Card, Col, Empty, Grid, Input, Row, Segmented, Skeleton, Space, Tooltip } from 'antd';
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { showInfoMessage } from '../../../lib/feedback';
 import { useInbox } from '../api/get-inbox';
@@ -20,8 +20,15 @@ interface InboxViewProps {
   headerActions?: ReactNode;
   /** actions the screen composes into the open message's toolbar (e.g. reply, forward) */
   readerActions?: (detail: MailDetail) => ReactNode;
-  /** a message to open at once (the link in a Telegram notification: /user/inbox?id=) */
-  initialMessageId?: number | null;
+  /**
+   * The open message, or null. The screen keeps it (in the address: /user/inbox?id=), so that the
+   * browser's back closes the reader on a phone and a Telegram notification's link opens a message.
+   */
+  openMessageId: number | null;
+  /** open a message from the list */
+  onOpen: (id: number) => void;
+  /** close the reader (back control, message deleted or moved, another address picked) */
+  onClose: () => void;
 }
 
 // Fetched when first shown, so that the list comes up sooner: the reader (with its HTML sanitiser)
@@ -33,19 +40,28 @@ const DeleteRangeDialog = lazy(() =>
   import('./delete-range-dialog').then((module) => ({ default: module.DeleteRangeDialog })),
 );
 
-/** The inbox: whose mail, the list with search and filters, the open message; live as mail arrives. */
+/**
+ * The inbox: whose mail, the list with search and filters, the open message; live as mail arrives.
+ * From antd's lg breakpoint the list and the reader stand side by side, and the reader sticks to the
+ * window with a scroll of its own (global.css `.inbox-reader`): it stays in view however far the list
+ * is scrolled. Below lg (phones) the list takes the whole width and an open message covers the
+ * screen, with a back control; the list stays mounted beneath, where it was.
+ */
 export function InboxView({
   mailboxAddress,
   headerActions,
   readerActions,
-  initialMessageId,
+  openMessageId: selectedId,
+  onOpen,
+  onClose,
 }: InboxViewProps) {
   const [address, setAddress] = useState('');
   const [filter, setFilter] = useState<ListFilter>('all');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(PAGE_SIZE);
-  const [selectedId, setSelectedId] = useState<number | null>(initialMessageId ?? null);
+  // Before antd has measured the window, `lg` is undefined: lay out for a desktop (the common case).
+  const narrow = Grid.useBreakpoint().lg === false;
   const [deletingRange, setDeletingRange] = useState(false);
 
   const inbox = useInbox({
@@ -65,7 +81,7 @@ export function InboxView({
   const changeAddress = (next: string) => {
     setAddress(next);
     setPage(1);
-    setSelectedId(null);
+    if (selectedId !== null) onClose();
   };
   const list = inbox.data?.list ?? [];
   const filtered = filter !== 'all' || search !== '';
@@ -139,7 +155,9 @@ export function InboxView({
               selectedId={selectedId}
               showAddress={mailboxAddress === null && address === ''}
               filtered={filtered}
-              onSelect={(item) => setSelectedId(item.id)}
+              onSelect={(item) => {
+                if (item.id !== selectedId) onOpen(item.id);
+              }}
               onPageChange={(nextPage, nextSize) => {
                 setPage(nextPage);
                 setPageSize(nextSize);
@@ -147,35 +165,58 @@ export function InboxView({
             />
           </Card>
         </Col>
-        <Col xs={24} lg={14} xl={15}>
-          <Card size="small" style={{ minHeight: 400 }}>
-            {selectedId === null ? (
-              <Empty
-                image={<MailOutlined style={{ fontSize: 48, color: '#bfbfbf' }} />}
-                description={
-                  list.length > 0 ? '从左侧选择一封邮件阅读' : '收到的邮件会实时出现在左侧，无需刷新页面'
-                }
-              />
-            ) : (
-              <Suspense fallback={<Skeleton active />}>
-                <MessageReader
-                  key={selectedId}
-                  messageId={selectedId}
-                  extraActions={readerActions}
-                  onClosed={() => setSelectedId(null)}
+        {narrow ? null : (
+          <Col lg={14} xl={15}>
+            <Card size="small" className="inbox-reader" data-testid="reader-pane">
+              {selectedId === null ? (
+                <Empty
+                  image={<MailOutlined style={{ fontSize: 48, color: '#bfbfbf' }} />}
+                  description={
+                    list.length > 0 ? '从左侧选择一封邮件阅读' : '收到的邮件会实时出现在左侧，无需刷新页面'
+                  }
                 />
-              </Suspense>
-            )}
-          </Card>
-        </Col>
+              ) : (
+                <Suspense fallback={<Skeleton active />}>
+                  <MessageReader
+                    key={selectedId}
+                    messageId={selectedId}
+                    extraActions={readerActions}
+                    onClosed={onClose}
+                  />
+                </Suspense>
+              )}
+            </Card>
+          </Col>
+        )}
       </Row>
+      {narrow && selectedId !== null ? (
+        <section className="inbox-reader-screen" aria-label="阅读邮件" data-testid="reader-screen">
+          <div className="inbox-reader-bar">
+            <Button type="text" icon={<ArrowLeftOutlined />} onClick={onClose} data-testid="reader-back">
+              返回
+            </Button>
+          </div>
+          <div className="inbox-reader-body">
+            <Suspense fallback={<Skeleton active />}>
+              <MessageReader
+                key={selectedId}
+                messageId={selectedId}
+                extraActions={readerActions}
+                onClosed={onClose}
+              />
+            </Suspense>
+          </div>
+        </section>
+      ) : null}
       {deletingRange ? (
         <Suspense fallback={null}>
           <DeleteRangeDialog
             mailboxAddress={mailboxAddress}
             address={address}
             onClose={() => setDeletingRange(false)}
-            onDeleted={() => setSelectedId(null)}
+            onDeleted={() => {
+              if (selectedId !== null) onClose();
+            }}
           />
         </Suspense>
       ) : null}

@@ -133,5 +133,14 @@ export function buildMailSrcdoc(html: string, options: MailSrcdocOptions): MailS
   return { srcdoc, remoteImages, inlineImageUrls: [...inlineUrls] };
 }
 
-/** The sandbox of the message frame: no scripts, no same-origin access; links may open a new tab. */
-export const MAIL_FRAME_SANDBOX = 'allow-popups allow-popups-to-escape-sandbox';
+/**
+ * The sandbox of the message frame: links may open a new tab, and nothing else. There is no
+ * `allow-scripts`, so nothing in the message ever runs, whatever both sanitisers might have missed.
+ * `allow-same-origin` lets the reader (this page's script, from outside) read the height of the
+ * frame's document, so that the frame grows to the message instead of scrolling inside a fixed box.
+ * It grants the message's document no power of its own: without scripts it cannot use same-origin
+ * access (storage, the parent page, the API), forms are stripped and its CSP still loads nothing
+ * remote. The two must never be combined with `allow-scripts`, which would let the message remove
+ * its own sandbox (mail-frame.test and the browser test check the attribute).
+ */
+export const MAIL_FRAME_SANDBOX = 'allow-same-origin allow-popups allow-popups-to-escape-sandbox';
