@@ -52,12 +52,17 @@ describe('/home before its scripts run', () => {
     const painted = await heroBoxes(staticPage);
     await staticContext.close();
 
-    const context = await suite.browser.newContext({ locale: 'zh-CN', viewport: { width: 412, height: 823 } });
+    const context = await suite.browser.newContext({
+      locale: 'zh-CN',
+      viewport: { width: 412, height: 823 },
+    });
     const page = await context.newPage();
     await page.goto(`${suite.baseUrl}/home`);
     // The temporary mailbox card is React's alone: once it shows, the shell has been replaced.
     await page.getByText('临时邮箱', { exact: true }).first().waitFor();
-    await expect(page.locator('#root section').first().getByRole('heading', { level: 1 }).count()).resolves.toBe(1);
+    await expect(
+      page.locator('#root section').first().getByRole('heading', { level: 1 }).count(),
+    ).resolves.toBe(1);
     const rendered = await heroBoxes(page);
     await context.close();
 
