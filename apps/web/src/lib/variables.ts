@@ -19,10 +19,9 @@ export function fetchVariables(): Promise<VariablesResponse> {
  * built in at build time), stripped of control characters and line or paragraph separators, trimmed
  * and stored; settings are stored as received.
  */
-function applyVariables(response: VariablesResponse, cipher: PermissionCipher): void {
-  usePermissionStore
-    .getState()
-    .setPermissionText(cipher.decryptPermissionText(response.permissionData ?? ''));
+async function applyVariables(response: VariablesResponse, cipher: PermissionCipher): Promise<void> {
+  const permissionText = await cipher.decryptPermissionText(response.permissionData ?? '');
+  usePermissionStore.getState().setPermissionText(permissionText);
   useSettingsStore.getState().setSettings(response.settings);
 }
 
@@ -45,7 +44,7 @@ export async function loadVariables(): Promise<VariablesOutcome> {
       showErrorNotification(response.msg);
       return 'rejected';
     }
-    applyVariables(response, await cipher);
+    await applyVariables(response, await cipher);
     return 'applied';
   } catch (error) {
     console.error('读取站点变量失败', error);
