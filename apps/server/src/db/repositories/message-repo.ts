@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Engine } from '../database.js';
+import { BIGRAM, bigramQuery } from '../search-bigrams.js';
 import type { Database, FolderName, MessageRow, NewMessageRow } from '../schema.js';
 import type { OwnerScope } from './domain-repo.js';
 import { advanceModseq, reserveUids, withTransaction } from './folder-repo.js';
@@ -592,7 +593,10 @@ export async function listInboxPage(
   return { rows, total };
 }
 
-/** The trigram index answers text of at least this many characters (code points). */
+/**
+ * The trigram index answers text of at least this many characters (code points); text of BIGRAM
+ * (two) characters has the pairs index of migration 056.
+ */
 const TRIGRAM = 3;
 
 /**
@@ -682,18 +686,32 @@ interface TrigramCandidates {
 }
 
 /**
- * The candidates for `query`, up to `cap` of them. The cursor is read first, in a statement of
- * its own: the store worker indexes between the two reads (migration 046), so the table then
- * holds at least what the cursor says. Read after, the cursor could name messages that the
- * candidates missed.
+ * The candidates for `query` in the FTS5 table `index` (the trigrams of migration 025, or the pairs
+ * of characters of migration 056), up to `cap` of them. The cursor is read first, in a statement of
+ * its own: the store worker indexes between the two reads (migration 046), so the table then holds
+ * at least what the cursor says. Read after, the cursor could name messages that the candidates
+ * missed. The pairs index also has messages waiting to be indexed anew (`search_bigram_pending`,
+ * migration 056): they are read before the index for the same reason, and are candidates.
  */
-async function trigramCandidates(db: Queryable, query: string, cap: number): Promise<TrigramCandidates> {
+async function ftsCandidates(
+  db: Queryable,
+  index: 'messages_search' | 'messages_bigrams',
+  query: string,
+  cap: number,
+): Promise<TrigramCandidates> {
   const cursor = await sql<{ last: number }>`select last_message_id as last from search_index_cursor`.execute(
     db,
   );
-  const { rows } = await sql<{ id: number }>`select rowid as id from messages_search
-      where messages_search match ${query} limit ${cap}`.execute(db);
-  return { ids: rows.map((row) => row.id), indexedThrough: cursor.rows[0]?.last ?? 0 };
+  const pending =
+    index === 'messages_bigrams'
+      ? (await sql<{ id: number }>`select id from search_bigram_pending`.execute(db)).rows
+      : [];
+  const { rows } = await sql<{ id: number }>`select rowid as id from ${sql.table(index)}
+      where ${sql.table(index)} match ${query} limit ${cap}`.execute(db);
+  return {
+    ids: [...rows, ...pending].map((row) => row.id),
+    indexedThrough: cursor.rows[0]?.last ?? 0,
+  };
 }
 
 /** Listing rows of page `page` of `ids` (the ids of matches, newest first). */
@@ -735,16 +753,33 @@ async function candidatePage(
 }
 
 /**
+ * The pairs-of-characters index of migration 056 on PostgreSQL: the very expression of its GIN
+ * index, so that the planner can answer a containment test from it.
+ */
+function bigramsOf(eb: ExpressionBuilder<Database, 'messages' | 'mailboxes'>) {
+  return sql`youju_bigrams(lower(${eb.ref('messages.subject')}), lower(${eb.ref('messages.from_name')}),
+    lower(${eb.ref('messages.from_address')}), lower(${eb.ref('messages.text_body')}))`;
+}
+
+/**
  * PostgreSQL: a page of the messages of `messages` the pattern matches and how many match; the
- * planner narrows the rows with the pg_trgm indexes of migration 025 where they help.
+ * planner narrows the rows with the pg_trgm indexes of migration 025 where they help. With `pair`
+ * (text of two characters, lowercased, which pg_trgm cannot narrow) the rows are first those whose
+ * pairs of characters (migration 056) hold it: exactly the messages LIKE matches, LIKE still
+ * deciding.
  */
 async function plannedPage(
   db: Queryable,
   messages: ScopedMessages,
   pattern: string,
   page: InboxPage,
+  pair?: string,
 ): Promise<InboxResult> {
-  const matches = messages.where((eb) => textMatches(eb, pattern));
+  const narrowed =
+    pair === undefined
+      ? messages
+      : messages.where((eb) => sql<boolean>`${bigramsOf(eb)} @> array[${pair}]::text[]`);
+  const matches = narrowed.where((eb) => textMatches(eb, pattern));
   const [rows, total] = await Promise.all([pageOfNewest(db, matches, page), countRows(matches)]);
   return { rows, total };
 }
@@ -887,14 +922,19 @@ export async function searchInboxPage(
 ): Promise<InboxResult> {
   const pattern = likePattern(text);
   const lowered = text.toLowerCase();
-  if ([...lowered].length >= TRIGRAM) {
+  const length = [...lowered].length;
+  if (length >= BIGRAM) {
     const scanned =
       tuning.smallScope > 0
         ? await scanNewest(db, engine, scope, filters, lowered, page, tuning, tuning.smallScope)
         : null;
     if (scanned) return scanned;
     const messages = inboxMessages(db, scope, filters);
-    if (engine === 'postgres') return plannedPage(db, messages, pattern, page);
+    if (engine === 'postgres') {
+      return length >= TRIGRAM
+        ? plannedPage(db, messages, pattern, page)
+        : plannedPage(db, messages, pattern, page, lowered);
+    }
     const candidates = await planMessageTextSearch(db, messages, lowered, tuning);
     if (candidates) return candidatePage(db, messages, pattern, candidates, page);
   }
@@ -902,8 +942,9 @@ export async function searchInboxPage(
 }
 
 /**
- * SQLite: the FTS5 candidates of `lowered` when the index is worth reading for `messages`
- * (SearchTuning), else undefined: then the scan goes on.
+ * SQLite: the FTS5 candidates of `lowered` (trigrams for three characters or more, the pairs of
+ * migration 056 for two) when the index is worth reading for `messages` (SearchTuning), else
+ * undefined: then the scan goes on.
  */
 async function planMessageTextSearch(
   db: Queryable,
@@ -911,7 +952,10 @@ async function planMessageTextSearch(
   lowered: string,
   tuning: SearchTuning,
 ): Promise<TrigramCandidates | undefined> {
-  const candidates = await trigramCandidates(db, trigramQuery(lowered), tuning.candidateLimit);
+  const candidates =
+    [...lowered].length >= TRIGRAM
+      ? await ftsCandidates(db, 'messages_search', trigramQuery(lowered), tuning.candidateLimit)
+      : await ftsCandidates(db, 'messages_bigrams', bigramQuery(lowered), tuning.candidateLimit);
   if (candidates.ids.length >= tuning.candidateLimit) return undefined;
   const worthIt = candidates.ids.length * tuning.scanToIndexRatio;
   return worthIt === 0 || (await countUpTo(db, messages, worthIt)) >= worthIt ? candidates : undefined;
