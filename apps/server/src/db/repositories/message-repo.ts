@@ -633,11 +633,17 @@ export function likePattern(text: string): string {
 }
 
 /**
- * The text as an FTS5 query for every trigram in it: the index (migration 048) keeps no positions,
+ * The text as an FTS5 query for the trigrams in it: the index (migration 048) keeps no positions,
  * so it cannot match the text as a phrase; the messages holding all of its trigrams are a superset
  * of those containing it, narrowed by LIKE afterwards. Each trigram is quoted, where nothing is
  * query syntax but a doubled quote (https://sqlite.org/fts5.html#fts5_strings). Text of at least
  * TRIGRAM characters only.
+ *
+ * FTS5 reads the whole list of messages of every trigram it is asked for, and trigrams of plain
+ * ASCII letters ("sen", "der" of every sender@ address) are in most of the mail: "sender42@" cost
+ * 5 ms with its seven trigrams against 0.27 ms with the three holding a digit or "@", among 112,000
+ * messages. So when the text has trigrams with anything besides ASCII letters, only those are
+ * asked for: fewer trigrams still give a superset of the matches, and LIKE decides.
  */
 function trigramQuery(text: string): string {
   const characters = [...text];
@@ -645,7 +651,9 @@ function trigramQuery(text: string): string {
   for (let i = 0; i + TRIGRAM <= characters.length; i++) {
     trigrams.add(characters.slice(i, i + TRIGRAM).join(''));
   }
-  return [...trigrams].map((trigram) => `"${trigram.replaceAll('"', '""')}"`).join(' AND ');
+  const distinctive = [...trigrams].filter((trigram) => !/^[a-z]+$/i.test(trigram));
+  const asked = distinctive.length > 0 ? distinctive : [...trigrams];
+  return asked.map((trigram) => `"${trigram.replaceAll('"', '""')}"`).join(' AND ');
 }
 
 /**
