@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { Engine } from './database.js';
-import { bigramDocument } from './search-bigrams.js';
 import { SEARCHED_COLUMNS } from './migrations/025_mail_search.js';
 import type { Database } from './schema.js';
+import { bigramDocument } from './search-bigrams.js';
 
 /**
  * What to tell the operator when migration 025 could not index mail search: on PostgreSQL it goes

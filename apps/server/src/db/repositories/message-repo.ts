@@ -1,7 +1,7 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Engine } from '../database.js';
-import { BIGRAM, bigramQuery } from '../search-bigrams.js';
 import type { Database, FolderName, MessageRow, NewMessageRow } from '../schema.js';
+import { BIGRAM, bigramQuery } from '../search-bigrams.js';
 import type { OwnerScope } from './domain-repo.js';
 import { advanceModseq, reserveUids, withTransaction } from './folder-repo.js';
 import type { Queryable } from './queryable.js';
