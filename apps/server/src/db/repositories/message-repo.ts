@@ -603,8 +603,10 @@ const TRIGRAM = 3;
  * How a text search runs. A scan reads the newest messages first and stops once the page is full,
  * so a common word costs little however much mail there is, while a rare one makes it read
  * everything; an index reads every candidate of the text across all mail, and the matches are
- * counted exactly. So a search scans first, over at most `smallScope` messages (a scope that small
- * is read whole), then takes an index when one can answer (three or more characters) and is worth
+ * counted exactly. So on SQLite a search first asks the index for up to `smallScope` candidates:
+ * fewer than that (a rare text, or one found nowhere) and they are the answer. Otherwise it scans,
+ * over at most `smallScope` messages (a scope that small is read whole), then takes an index (the
+ * trigrams for three or more characters, the pairs of migration 056 for two) when it is worth
  * reading. SQLite has no statistics for its FTS5 table, so that choice is ours: the index when the
  * text has fewer than `candidateLimit` candidates and at most one for every `scanToIndexRatio`
  * messages of the scope, or else the scan goes on. On PostgreSQL its planner makes the choice.
@@ -720,6 +722,13 @@ async function ftsCandidates(
     ids: [...rows, ...pending].map((row) => row.id),
     indexedThrough: cursor.rows[0]?.last ?? 0,
   };
+}
+
+/** SQLite: up to `cap` candidates of `lowered` (two characters or more) from the index for its length. */
+function sqliteCandidates(db: Queryable, lowered: string, cap: number): Promise<TrigramCandidates> {
+  return [...lowered].length >= TRIGRAM
+    ? ftsCandidates(db, 'messages_search', trigramQuery(lowered), cap)
+    : ftsCandidates(db, 'messages_bigrams', bigramQuery(lowered), cap);
 }
 
 /** Listing rows of page `page` of `ids` (the ids of matches, newest first). */
@@ -932,6 +941,15 @@ export async function searchInboxPage(
   const lowered = text.toLowerCase();
   const length = [...lowered].length;
   if (length >= BIGRAM) {
+    if (engine === 'sqlite' && tuning.smallScope > 0) {
+      // A rare text (a few messages in all the mail, or none) is answered from its candidates
+      // alone: the scan below would read the newest smallScope messages first, and a text found
+      // nowhere then went on to read them all (two characters) or learn it from the index anyway.
+      const probe = await sqliteCandidates(db, lowered, tuning.smallScope);
+      if (probe.ids.length < tuning.smallScope) {
+        return candidatePage(db, inboxMessages(db, scope, filters), pattern, probe, page);
+      }
+    }
     const scanned =
       tuning.smallScope > 0
         ? await scanNewest(db, engine, scope, filters, lowered, page, tuning, tuning.smallScope)
@@ -960,10 +978,7 @@ async function planMessageTextSearch(
   lowered: string,
   tuning: SearchTuning,
 ): Promise<TrigramCandidates | undefined> {
-  const candidates =
-    [...lowered].length >= TRIGRAM
-      ? await ftsCandidates(db, 'messages_search', trigramQuery(lowered), tuning.candidateLimit)
-      : await ftsCandidates(db, 'messages_bigrams', bigramQuery(lowered), tuning.candidateLimit);
+  const candidates = await sqliteCandidates(db, lowered, tuning.candidateLimit);
   if (candidates.ids.length >= tuning.candidateLimit) return undefined;
   const worthIt = candidates.ids.length * tuning.scanToIndexRatio;
   return worthIt === 0 || (await countUpTo(db, messages, worthIt)) >= worthIt ? candidates : undefined;
