@@ -603,8 +603,9 @@ const TRIGRAM = 3;
  * How a text search runs. A scan reads the newest messages first and stops once the page is full,
  * so a common word costs little however much mail there is, while a rare one makes it read
  * everything; an index reads every candidate of the text across all mail, and the matches are
- * counted exactly. So on SQLite a search first asks the index for up to `smallScope` candidates:
- * fewer than that (a rare text, or one found nowhere) and they are the answer. Otherwise it scans,
+ * counted exactly. So on SQLite a search first asks the index for up to `smallScope` candidates
+ * (never more than `candidateLimit`): fewer than that (a rare text, or one found nowhere) and they
+ * are the answer. Otherwise it scans,
  * over at most `smallScope` messages (a scope that small is read whole), then takes an index (the
  * trigrams for three or more characters, the pairs of migration 056 for two) when it is worth
  * reading. SQLite has no statistics for its FTS5 table, so that choice is ours: the index when the
@@ -941,12 +942,13 @@ export async function searchInboxPage(
   const lowered = text.toLowerCase();
   const length = [...lowered].length;
   if (length >= BIGRAM) {
-    if (engine === 'sqlite' && tuning.smallScope > 0) {
-      // A rare text (a few messages in all the mail, or none) is answered from its candidates
-      // alone: the scan below would read the newest smallScope messages first, and a text found
-      // nowhere then went on to read them all (two characters) or learn it from the index anyway.
-      const probe = await sqliteCandidates(db, lowered, tuning.smallScope);
-      if (probe.ids.length < tuning.smallScope) {
+    // A rare text (a few messages in all the mail, or none) is answered from its candidates
+    // alone: the scan below would read the newest smallScope messages first, and a text found
+    // nowhere then went on to read them all (two characters) or learn it from the index anyway.
+    const probeCap = Math.min(tuning.smallScope, tuning.candidateLimit);
+    if (engine === 'sqlite' && probeCap > 0) {
+      const probe = await sqliteCandidates(db, lowered, probeCap);
+      if (probe.ids.length < probeCap) {
         return candidatePage(db, inboxMessages(db, scope, filters), pattern, probe, page);
       }
     }
