@@ -35,6 +35,7 @@ export async function startBuiltServer({
   env = {},
   nodeArgs = [],
   stdout = 'ignore',
+  // BENCH_START_TIMEOUT_MS: a machine under other load can take longer to migrate a fresh store.
   timeoutMs = Number(process.env.BENCH_START_TIMEOUT_MS ?? 30_000),
 }) {
   const port = await freePort();

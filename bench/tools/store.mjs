@@ -27,16 +27,40 @@ export function sqliteMessageInsert(db, raw) {
   return (row) => insert.run(...row, row[0]);
 }
 
+/** The built server's pairs of characters (migration 056), when the build has them. */
+const bigrams = await import(
+  new URL('../../apps/server/dist/db/search-bigrams.js', import.meta.url).href
+).catch(() => null);
+
 /**
- * SQLite: adds the new messages to the search index, as the server does shortly after storing
+ * SQLite: adds the new messages to the search indexes, as the server does shortly after storing
  * them (db/search-index.ts), so that a measurement does not include the catching up. Before
- * migration 046 a trigger indexed every message as it was stored.
+ * migration 046 a trigger indexed every message as it was stored; before migration 056 there was
+ * no index of pairs of characters.
  */
 export function indexForSearch(db) {
   const deferred = db.prepare("select 1 from sqlite_master where name = 'search_index_cursor'").get();
   if (!deferred) return;
+  const pairs = db.prepare("select 1 from sqlite_master where name = 'messages_bigrams'").get();
+  if (pairs && !bigrams) throw new Error('messages_bigrams needs the built server (npm run build)');
   const columns = 'subject, from_name, from_address, text_body';
   db.transaction(() => {
+    if (pairs) {
+      const insert = db.prepare('insert into messages_bigrams (rowid, grams) values (?, ?)');
+      const batch = db.prepare(`select id, ${columns} from messages
+        where id > max(?, (select last_message_id from search_index_cursor)) order by id limit 10000`);
+      for (let after = 0; ; ) {
+        const rows = batch.all(after);
+        if (rows.length === 0) break;
+        for (const row of rows) {
+          insert.run(
+            row.id,
+            bigrams.bigramDocument([row.subject, row.from_name, row.from_address, row.text_body]),
+          );
+        }
+        after = rows.at(-1).id;
+      }
+    }
     db.prepare(`insert into messages_search (rowid, ${columns}) select id, ${columns} from messages
       where id > (select last_message_id from search_index_cursor)`).run();
     db.prepare('update search_index_cursor set last_message_id = (select max(id) from messages)').run();

@@ -20,6 +20,8 @@ import * as messageAuth from './migrations/052_message_auth.js';
 import * as mailForwarding from './migrations/053_mail_forwarding.js';
 import * as acmeChallenges from './migrations/054_acme_challenges.js';
 import * as mailboxGeneratedPassword from './migrations/055_mailbox_generated_password.js';
+import * as bigramSearchIndex from './migrations/056_bigram_search_index.js';
+import * as inboxFolderIndex from './migrations/057_inbox_folder_index.js';
 
 /**
  * Numbered migrations, applied in order on start (see README.md beside this file). Each module
@@ -49,6 +51,8 @@ const migrations: Record<string, (engine: Engine) => Migration> = {
   '053_mail_forwarding': (engine) => ({ up: (db) => mailForwarding.up(db, engine) }),
   '054_acme_challenges': (engine) => ({ up: (db) => acmeChallenges.up(db, engine) }),
   '055_mailbox_generated_password': () => ({ up: (db) => mailboxGeneratedPassword.up(db) }),
+  '056_bigram_search_index': (engine) => ({ up: (db) => bigramSearchIndex.up(db, engine) }),
+  '057_inbox_folder_index': (engine) => ({ up: (db) => inboxFolderIndex.up(db, engine) }),
 };
 
 export const SCHEMA_VERSION = Object.keys(migrations).length;

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Engine } from './database.js';
 import { SEARCHED_COLUMNS } from './migrations/025_mail_search.js';
 import type { Database } from './schema.js';
+import { bigramDocument } from './search-bigrams.js';
 
 /**
  * What to tell the operator when migration 025 could not index mail search: on PostgreSQL it goes
@@ -22,25 +23,52 @@ export async function searchIndexWarning(db: Kysely<unknown>, engine: Engine): P
 /** Messages one indexing transaction takes at most (10 KiB bodies: some tens of milliseconds). */
 export const INDEX_BATCH = 200;
 
+/** A message's searched columns, as the two-character index reads them. */
+interface SearchedRow {
+  id: number;
+  subject: string;
+  from_name: string;
+  from_address: string;
+  text_body: string | null;
+}
+
+/** The two-character index's entries of `rows` (migration 056), in one statement. */
+async function insertBigrams(trx: Kysely<Database>, rows: SearchedRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const values = rows.map(
+    (row) =>
+      sql`(${row.id}, ${bigramDocument([row.subject, row.from_name, row.from_address, row.text_body])})`,
+  );
+  await sql`insert into messages_bigrams (rowid, grams) values ${sql.join(values)}`.execute(trx);
+}
+
 /**
- * SQLite: adds the messages stored since the last call to the FTS5 search index (migration 046),
- * at most `limit` of them, in one transaction; returns how many. The cursor moves in the same
- * transaction, so a crash in between indexes the same messages again, never skips any.
+ * SQLite: adds the messages stored since the last call to the FTS5 search indexes (trigrams,
+ * migration 046; pairs of characters, migration 056), at most `limit` of them, in one
+ * transaction; returns how many. The cursor moves in the same transaction, so a crash in between
+ * indexes the same messages again, never skips any. The pairs of messages whose searched columns
+ * changed (`search_bigram_pending`) are written anew in the same transaction.
  */
 export async function indexNewMessages(db: Kysely<Database>, limit = INDEX_BATCH): Promise<number> {
   const columns = sql.join(SEARCHED_COLUMNS.map((column) => sql.ref(column)));
   return db.transaction().execute(async (trx) => {
-    const { rows } = await sql<{ last: number | null; count: number }>`select max(id) as last,
-        count(*) as count from (select id from messages
-        where id > (select last_message_id from search_index_cursor) order by id limit ${limit})`.execute(
-      trx,
-    );
-    const { last, count } = rows[0] ?? { last: null, count: 0 };
-    if (last === null || count === 0) return 0;
+    const pending = await sql<SearchedRow>`select id, ${columns} from messages
+      where id in (select id from search_bigram_pending order by id limit ${limit})`.execute(trx);
+    if (pending.rows.length > 0) {
+      const ids = pending.rows.map((row) => row.id);
+      for (const id of ids) await sql`delete from messages_bigrams where rowid = ${id}`.execute(trx);
+      await insertBigrams(trx, pending.rows);
+      await sql`delete from search_bigram_pending where id in (${sql.join(ids)})`.execute(trx);
+    }
+    const { rows } = await sql<SearchedRow>`select id, ${columns} from messages
+      where id > (select last_message_id from search_index_cursor) order by id limit ${limit}`.execute(trx);
+    const last = rows.at(-1)?.id;
+    if (last === undefined) return pending.rows.length;
     await sql`insert into messages_search (rowid, ${columns})
       select id, ${columns} from messages
       where id > (select last_message_id from search_index_cursor) and id <= ${last}`.execute(trx);
+    await insertBigrams(trx, rows);
     await sql`update search_index_cursor set last_message_id = ${last}`.execute(trx);
-    return Number(count);
+    return rows.length;
   });
 }

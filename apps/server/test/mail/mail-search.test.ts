@@ -1,5 +1,7 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as bigramMigration from '../../src/db/migrations/056_bigram_search_index.js';
+import { bigramQuery } from '../../src/db/search-bigrams.js';
 import { createMailService, type MailService } from '../../src/modules/mail/mail-service.js';
 import type { AuthContext } from '../../src/modules/sessions/session-service.js';
 import { expectDefined, expectOk } from '../support/api.js';
@@ -192,6 +194,140 @@ describe('text search', () => {
   });
 });
 
+describe('two-character search (pairs index, migration 056)', () => {
+  it('finds Chinese and ASCII pairs in every searched column, at either end, never across two columns', async () => {
+    const box = await createAddress(server, alice);
+    await deliver(box.address, { subject: '结尾甲', fromName: '乙开头', body: '正文丙丁' });
+    await deliver(box.address, { subject: 'Report Q4', fromAddress: 'Zeta.QX@corp.example' });
+    await deliver(box.address, { subject: '一', body: '丁' });
+
+    const scoped = (text: string) => search(text, alice.userToken, box.address);
+    expect(await scoped('结尾')).toEqual(['结尾甲']);
+    expect(await scoped('尾甲')).toEqual(['结尾甲']);
+    expect(await scoped('乙开')).toEqual(['结尾甲']);
+    expect(await scoped('丙丁')).toEqual(['结尾甲']);
+    // The end of the subject and the start of the sender name are not adjacent text.
+    expect(await scoped('甲乙')).toEqual([]);
+    expect(await scoped('一丁')).toEqual([]);
+    // ASCII case folds, on the address too (a prefix of it, or any part).
+    expect(await scoped('q4')).toEqual(['Report Q4']);
+    expect(await scoped('Q4')).toEqual(['Report Q4']);
+    expect(await scoped('ze')).toEqual(['Report Q4']);
+    expect(await scoped('x@')).toEqual(['Report Q4']);
+    expect(await scoped('.q')).toEqual(['Report Q4']);
+    // Wildcards and FTS5 syntax are text.
+    expect(await scoped('%_')).toEqual([]);
+    expect(await scoped('"*')).toEqual([]);
+    expect(await scoped('邮编')).toEqual([]);
+  });
+
+  it('finds only the caller’s mail, in every plan, and pages it', async () => {
+    const first = await createAddress(server, alice);
+    const second = await createAddress(server, alice);
+    const foreign = await createAddress(server, bob);
+    // A pair of characters no other test sends.
+    const pair = '鳐鲼';
+    await deliver(first.address, { subject: `${pair} one` });
+    await deliver(second.address, { subject: 'two', body: `正文${pair}` });
+    await deliver(foreign.address, { subject: `${pair} bob` });
+
+    expect(await search(pair)).toEqual(['two', `${pair} one`]);
+    expect(await search(pair, alice.userToken, foreign.address)).toEqual([]);
+    expect(await search(pair, bob.userToken)).toEqual([`${pair} bob`]);
+    const bobAuth: AuthContext = {
+      sessionId: 0,
+      role: 'user',
+      accountId: bob.userId,
+      mailboxId: null,
+      name: 'bob',
+    };
+    expect((await indexed.inbox(bobAuth, { q: pair })).list.map((m) => m.subject)).toEqual([`${pair} bob`]);
+    const page2 = await indexed.inbox(aliceAuth, { q: pair, pageSize: 1, page: 2 });
+    expect(page2.list.map((m) => m.subject)).toEqual([`${pair} one`]);
+    expect(page2.total).toBe(2);
+  });
+});
+
+describe.runIf(testEngine === 'sqlite')('SQLite pairs index', () => {
+  async function pairIds(text: string): Promise<number[]> {
+    const { rows } = await sql<{ rowid: number }>`select rowid from messages_bigrams
+      where messages_bigrams match ${bigramQuery(text)} order by rowid`.execute(server.app.database.db);
+    return rows.map((row) => row.rowid);
+  }
+
+  it('follows inserts, updates (queued, then indexed anew), deletes and cascades', async () => {
+    const box = await createAddress(server, alice);
+    await deliver(box.address, { subject: '鲸鲨 first' });
+    const { db } = server.app.database;
+    const row = await db
+      .selectFrom('messages')
+      .select('id')
+      .where('mailbox_id', '=', box.id)
+      .executeTakeFirstOrThrow();
+    expect(await pairIds('鲸鲨')).toEqual([row.id]);
+
+    await db.updateTable('messages').set({ subject: '鳕鲈 renamed' }).where('id', '=', row.id).execute();
+    expect(await pairIds('鲸鲨')).toEqual([]);
+    // Until the store worker indexes it anew, the message is a candidate of every pair search.
+    expect(await search('鳕鲈', alice.userToken, box.address)).toEqual(['鳕鲈 renamed']);
+    expect(await search('鲸鲨', alice.userToken, box.address)).toEqual([]);
+    await waitFor(async () => (await pairIds('鳕鲈')).includes(row.id), {
+      what: 'the pair to be indexed anew',
+    });
+    const { rows } = await sql<{ n: number }>`select count(*) as n from search_bigram_pending`.execute(db);
+    expect(Number(rows[0]?.n)).toBe(0);
+
+    await db.deleteFrom('mailboxes').where('id', '=', box.id).execute();
+    expect(await pairIds('鳕鲈')).toEqual([]);
+  });
+
+  it('answers forced-index searches from the index itself, a text found nowhere without a candidate', async () => {
+    const box = await createAddress(server, alice);
+    await deliver(box.address, { subject: '鳟鲑 here' });
+    const [id] = await pairIds('鳟鲑');
+    expect(id).toBeDefined();
+    await sql`delete from messages_bigrams where rowid = ${id}`.execute(server.app.database.db);
+    expect((await indexed.inbox(aliceAuth, { q: '鳟鲑' })).total).toBe(0);
+    // The default plan asks the index first too when a text is that rare: no candidate, no match,
+    // though the message is there.
+    expect((await inbox(server, alice.userToken, `&q=${encodeURIComponent('鳟鲑')}`)).total).toBe(0);
+    expect((await inbox(server, alice.userToken, `&address=${box.address}`)).total).toBe(1);
+  });
+
+  it('is rebuilt by the migration from the mail already indexed', async () => {
+    const box = await createAddress(server, alice);
+    await deliver(box.address, { subject: '鲤鲫 before' });
+    const { db } = server.app.database;
+    await sql`delete from messages_bigrams`.execute(db);
+    expect(await pairIds('鲤鲫')).toEqual([]);
+    await bigramMigration.up(db as unknown as Kysely<unknown>, 'sqlite');
+    expect(await pairIds('鲤鲫')).toHaveLength(1);
+    expect(await search('鲤鲫', alice.userToken, box.address)).toEqual(['鲤鲫 before']);
+  });
+});
+
+describe.runIf(testEngine === 'postgres')('PostgreSQL pairs index', () => {
+  it('answers a two-character LIKE from the GIN index of pairs', async () => {
+    const box = await createAddress(server, alice);
+    for (let i = 0; i < 5; i++) await deliver(box.address, { subject: `普通邮件 ${i}` });
+    await deliver(box.address, { subject: '鲟鳇通知' });
+    const plan = await server.app.database.db.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      const { rows } = await sql<{ 'QUERY PLAN': unknown }>`explain (analyze, format json)
+        select id from messages where youju_bigrams(lower(subject), lower(from_name),
+          lower(from_address), lower(text_body)) @> array[${'鲟鳇'}]::text[]`.execute(trx);
+      return JSON.stringify(rows[0]?.['QUERY PLAN']);
+    });
+    const scan =
+      /"Node Type":"Bitmap Index Scan"[^}]*"Index Name":"messages_search_bigrams"[^}]*"Actual Rows":(\d+)/.exec(
+        plan,
+      );
+    expect(scan, plan).not.toBeNull();
+    expect(Number(scan?.[1])).toBe(1);
+    expect(await search('鲟鳇', alice.userToken, box.address)).toEqual(['鲟鳇通知']);
+  });
+});
+
 describe.runIf(testEngine === 'sqlite')('SQLite trigram index', () => {
   /**
    * Rowids the FTS5 table finds for the text: those holding each of its trigrams (the index keeps
@@ -237,10 +373,11 @@ describe.runIf(testEngine === 'sqlite')('SQLite trigram index', () => {
     await deliver(box.address, { subject: `${marker} here` });
     const [id] = await indexedIds(marker);
     // Taking the row out of the index (never done outside this test) hides it from the index
-    // plan only: proof that the forced plan reads the index, and the default plan scans here.
+    // plans: proof that they read the index (the default one asks it first for a rare text).
     await sql`delete from messages_search where rowid = ${id}`.execute(server.app.database.db);
     expect((await indexed.inbox(aliceAuth, { q: marker })).total).toBe(0);
-    expect((await inbox(server, alice.userToken, `&q=${encodeURIComponent(marker)}`)).total).toBe(1);
+    expect((await inbox(server, alice.userToken, `&q=${encodeURIComponent(marker)}`)).total).toBe(0);
+    expect((await inbox(server, alice.userToken, `&address=${box.address}`)).total).toBe(1);
   });
 });
 
@@ -322,5 +459,22 @@ describe('unread counts', () => {
     });
     await expectCount(0);
     expect((await unread(bob.userToken)).byAddress[foreign.address]).toBe(1);
+  });
+});
+
+describe('retention purge', () => {
+  // Last in this file: it deletes all of the mail the tests above delivered.
+  it('takes purged mail out of the search indexes', async () => {
+    const box = await createAddress(server, alice);
+    await deliver(box.address, { subject: '鳙鲢 old', body: 'purged soon' });
+    expect(await search('鳙鲢', alice.userToken, box.address)).toEqual(['鳙鲢 old']);
+    await server.app.services.mail.purge(Date.now() + 100 * 365 * 86_400_000);
+    expect(await search('鳙鲢', alice.userToken, box.address)).toEqual([]);
+    expect(await search('purged', alice.userToken, box.address)).toEqual([]);
+    if (testEngine === 'sqlite') {
+      const { rows } = await sql<{ n: number }>`select count(*) as n from messages_bigrams
+        where messages_bigrams match ${bigramQuery('鳙鲢')}`.execute(server.app.database.db);
+      expect(Number(rows[0]?.n)).toBe(0);
+    }
   });
 });
