@@ -61,11 +61,14 @@ export async function newPage(
     if (response.url().includes('/api/') && response.status() >= 400)
       note(`HTTP ${response.status()} ${response.request().method()} ${response.url()}`);
   });
-  // Tests close their context in `finally`, before failure handlers run: keep what the page showed.
+  // What the page showed when the test ended: taken when a test closes its context (in `finally`,
+  // before failure handlers run), or else when the failure is reported (the page still open).
   let shown = '';
   let tree = '';
-  const close = context.close.bind(context);
-  context.close = async (options) => {
+  let captured = false;
+  const capture = async () => {
+    if (captured) return;
+    captured = true;
     shown = await page
       // biome-ignore lint/performance/useDomNodeTextContent: what the screen showed is the point
       .evaluate(() => document.body.innerText.slice(0, 3_000))
@@ -77,13 +80,18 @@ export async function newPage(
       .ariaSnapshot({ timeout: 2_000 })
       .then((snapshot) => snapshot.slice(0, 4_000))
       .catch(() => '（无法读取）');
-    note(`closed at ${page.url()}`);
+    note(`ended at ${page.url()}`);
+  };
+  const close = context.close.bind(context);
+  context.close = async (options) => {
+    await capture();
     return close(options);
   };
-  onTestFailed(() => {
+  onTestFailed(async () => {
+    await capture();
     console.error(
       [
-        `page log of the failed test:`,
+        'page log of the failed test:',
         ...events,
         'the page showed:',
         shown,
