@@ -11,11 +11,8 @@
 //    Lighthouse simulates the CPU slowdown from the times it observes, so a busy machine (its
 //    "benchmark index", printed too) scores lower.
 // Usage: node bench/web-client.mjs [lighthouse runs]   (default 3; 0 skips Lighthouse)
-//   BENCH_LIGHTHOUSE_REPORTS=DIR  writes each run's whole Lighthouse report (JSON) into DIR, to read
-//                                 its opportunities and diagnostics;
-//   BENCH_ONLY=mobile             Lighthouse's mobile preset alone (no transfer, no desktop preset).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,8 +20,6 @@ import { BENCH_ADMIN, freePort, startBuiltServer } from './tools/server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const lighthouseRuns = Number(process.argv[2] ?? 3);
-const reportDir = process.env.BENCH_LIGHTHOUSE_REPORTS;
-const mobileOnly = process.env.BENCH_ONLY === 'mobile';
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The page counts as loaded once no request (besides the live-inbox stream) started or ended for this long. */
 const QUIET_MS = 1500;
@@ -187,11 +182,6 @@ async function lighthouseScore(url, preset, config) {
         { port, logLevel: 'error', onlyCategories: ['performance'] },
         config,
       );
-      if (reportDir) {
-        mkdirSync(reportDir, { recursive: true });
-        const name = `${preset.split(' ')[0]}-${run + 1}.json`;
-        writeFileSync(join(reportDir, name), JSON.stringify(lhr, null, 1));
-      }
       const metric = (id) => lhr.audits[id].numericValue;
       runs.push({
         score: Math.round(lhr.categories.performance.score * 100),
@@ -235,16 +225,15 @@ const dataDir = mkdtempSync(join(tmpdir(), 'youju-bench-web-'));
 const server = await startBuiltServer({ dataDir });
 try {
   const token = await prepareAccount(server.origin);
-  if (!mobileOnly) await transfer(server.origin, token);
+  await transfer(server.origin, token);
   if (lighthouseRuns > 0) {
     await lighthouseScore(`${server.origin}/home`, 'mobile preset (the default: simulated slow 4G, 4× CPU)');
     const { default: desktop } = await import('lighthouse/core/config/desktop-config.js');
-    if (!mobileOnly)
-      await lighthouseScore(
-        `${server.origin}/home`,
-        'desktop preset (simulated 10 Mbit/s, no CPU slowdown)',
-        desktop,
-      );
+    await lighthouseScore(
+      `${server.origin}/home`,
+      'desktop preset (simulated 10 Mbit/s, no CPU slowdown)',
+      desktop,
+    );
   }
 } finally {
   await server.stop();

@@ -3,7 +3,6 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { DEFAULT_PERMISSION_KEY } from '../../packages/contract/src/permission-cipher.ts';
 import { antdStaticStyle } from './build/antd-static-style.tsx';
-import { homeShell } from './build/home-shell.ts';
 import { precompress } from './build/precompress.ts';
 
 const contractSource = fileURLToPath(new URL('../../packages/contract/src/index.ts', import.meta.url));
@@ -29,7 +28,7 @@ const chunkGroups = [
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), antdStaticStyle(), homeShell(), precompress()],
+  plugins: [react(), antdStaticStyle(), precompress()],
   resolve: {
     alias: { '@youju/contract': contractSource },
   },

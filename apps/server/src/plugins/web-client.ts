@@ -16,12 +16,6 @@ const HASHED_ASSET_CACHE = 'public, max-age=31536000, immutable';
  */
 const REVALIDATED_CACHE = 'no-cache';
 
-/**
- * The paths answered with `home.html`, index.html with /home's static first paint inside (the web
- * client's build/home-shell.ts): /home, and / which the client sends there.
- */
-const HOME_PATHS = new Set(['/', '/home']);
-
 function isHashedAsset(file: string): boolean {
   return basename(dirname(file)) === 'assets';
 }
@@ -36,13 +30,12 @@ function setCacheHeaders(response: SetHeadersResponse, file: string): void {
 /**
  * Serves the built web client. Paths under /api that match no route get the 404 envelope; any
  * other GET that matches no file gets index.html (history fallback), so client routes survive a
- * reload (/ and /home get home.html, which paints /home before the scripts run). Each text file is served in its precompressed form (`.br`, `.gz`, written by the build)
+ * reload. Each text file is served in its precompressed form (`.br`, `.gz`, written by the build)
  * when the client accepts one, with an ETag (a weak one from size and time, so a conditional
  * request is answered 304).
  */
 export async function installWebClient(app: FastifyInstance, webRoot: string | null): Promise<void> {
   const hasClient = webRoot !== null && existsSync(join(webRoot, 'index.html'));
-  const hasHomeShell = hasClient && existsSync(join(webRoot, 'home.html'));
   if (hasClient) {
     await app.register(fastifyStatic, {
       root: webRoot,
@@ -73,6 +66,6 @@ export async function installWebClient(app: FastifyInstance, webRoot: string | n
     if (path.startsWith('/assets/')) {
       return reply.status(notFound).send({ error: ErrorCode.notFound, msg: `文件不存在：${path}` });
     }
-    return reply.sendFile(hasHomeShell && HOME_PATHS.has(path) ? 'home.html' : 'index.html');
+    return reply.sendFile('index.html');
   });
 }

@@ -1,7 +1,7 @@
 // antd's styles, generated at build time (build/antd-static-style.tsx): first the theme's variables
 // and what every component shares; each component's own come with its code.
 import 'virtual:antd-style/base.css';
-import { StrictMode, startTransition } from 'react';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { loadStartupVariables } from '../lib/variables';
 import { AppProvider } from './provider';
@@ -16,16 +16,10 @@ void loadStartupVariables();
 const container = document.getElementById('root');
 if (!container) throw new Error('页面缺少 #root 容器');
 
-// The first render is a transition, so React builds the page in slices of a few milliseconds with
-// the browser free in between (one long task would hold a phone's main thread for hundreds of
-// milliseconds), and commits it whole: on /home it replaces index.html's static first paint at once.
-const root = createRoot(container);
-startTransition(() => {
-  root.render(
-    <StrictMode>
-      <AppProvider>
-        <AppRouter />
-      </AppProvider>
-    </StrictMode>,
-  );
-});
+createRoot(container).render(
+  <StrictMode>
+    <AppProvider>
+      <AppRouter />
+    </AppProvider>
+  </StrictMode>,
+);

@@ -1,5 +1,5 @@
 import type { UserScreen } from '@youju/contract';
-import { useEffect } from 'react';
+import { useDeferredValue, useEffect } from 'react';
 import {
   createBrowserRouter,
   type RouteObject,
@@ -39,10 +39,11 @@ const userScreenModules: Partial<Record<UserScreen, RouteObject['lazy']>> = {
 };
 
 /**
- * Root view: the current route's screen, with the window title naming it and the site. The first
- * render is a transition (main.tsx), built in slices, and navigations are transitions too (React
- * Router starts them so), so the screen needs no deferring of its own: frame and screen commit
- * together, and /home's static first paint is never replaced by a frame without its content.
+ * Root view: the current route's screen, with the window title naming it and the site. The screen is
+ * rendered as a deferred value: the frame commits at once, then React builds the screen in the
+ * background in slices of a few milliseconds, where in the first commit it would be one long task
+ * that input has to wait for. (Only the screen: the router itself must commit in the first pass,
+ * since it starts listening for changes then and would miss one made before.)
  */
 function RootView() {
   const { pathname } = useLocation();
@@ -51,7 +52,7 @@ function RootView() {
   useEffect(() => {
     document.title = screenName ? `${screenName} - ${siteName}` : siteName;
   }, [screenName, siteName]);
-  const screen = useOutlet();
+  const screen = useDeferredValue(useOutlet(), null);
   return (
     <>
       {screen}

@@ -19,9 +19,10 @@ export function fetchVariables(): Promise<VariablesResponse> {
  * built in at build time), stripped of control characters and line or paragraph separators, trimmed
  * and stored; settings are stored as received.
  */
-async function applyVariables(response: VariablesResponse, cipher: PermissionCipher): Promise<void> {
-  const permissionText = await cipher.decryptPermissionText(response.permissionData ?? '');
-  usePermissionStore.getState().setPermissionText(permissionText);
+function applyVariables(response: VariablesResponse, cipher: PermissionCipher): void {
+  usePermissionStore
+    .getState()
+    .setPermissionText(cipher.decryptPermissionText(response.permissionData ?? ''));
   useSettingsStore.getState().setSettings(response.settings);
 }
 
@@ -44,7 +45,7 @@ export async function loadVariables(): Promise<VariablesOutcome> {
       showErrorNotification(response.msg);
       return 'rejected';
     }
-    await applyVariables(response, await cipher);
+    applyVariables(response, await cipher);
     return 'applied';
   } catch (error) {
     console.error('读取站点变量失败', error);
