@@ -54,8 +54,12 @@ describe('a temporary mailbox you keep, in the browser', () => {
     await page.getByRole('tabpanel').getByLabel('密码', { exact: true }).fill(credential);
     await page.getByRole('button', { name: /登录邮箱/ }).click();
     await page.waitForURL(`${suite.baseUrl}/user/inbox`);
-    expect(await page.getByTestId('current-user').textContent()).toBe(email);
     await page.getByText('暂无邮件').waitFor();
+    // On a phone the account's name is in the menu drawer, opened from the header.
+    const menuButton = page.getByTestId('menu-button');
+    if (await menuButton.isVisible()) await menuButton.click();
+    const currentUser = page.getByTestId('current-user').filter({ visible: true });
+    expect(await currentUser.textContent()).toBe(email);
   }
 
   it('on a 375 px phone: asks at logout until 下载凭证, then logs back in with the credential', async () => {
