@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { expectOk, getRaw } from '../support/api.js';
 import { type ServerProcess, startServerProcess, useServerStore } from '../support/server-process.js';
-import { sendMail, splitAddedHeaders } from '../support/smtp-client.js';
+import { smtpLoad, splitAddedHeaders } from '../support/smtp-client.js';
 import { waitFor } from '../support/wait-for.js';
 
 /**
@@ -48,24 +48,9 @@ describe('crash safety', () => {
     expectOk(box.body);
     const address = box.body.data.address;
 
-    const sent = new Map<number, Buffer>();
-    const acknowledged = new Set<number>();
-    let next = 0;
-    let killed = false;
-    const worker = async () => {
-      while (!killed) {
-        const index = next++;
-        const content = message(address, index);
-        sent.set(index, content);
-        try {
-          const result = await sendMail(first.smtpPort, { to: [address], content });
-          if (result.data?.code === 250) acknowledged.add(index);
-        } catch {
-          // the server went away mid-transaction
-        }
-      }
-    };
-    const workers = Array.from({ length: 6 }, worker);
+    const { sent, acknowledged, stop } = smtpLoad(first.smtpPort, address, (index) =>
+      message(address, index),
+    );
     // Kill once enough mail got through, in the middle of the traffic.
     await waitFor(() => acknowledged.size >= 12, {
       timeoutMs: 20_000,
@@ -75,8 +60,7 @@ describe('crash safety', () => {
       // too few in time: the count is asserted below, after the kill
     });
     first.process.kill('SIGKILL');
-    killed = true;
-    await Promise.allSettled(workers);
+    await stop();
     expect(acknowledged.size).toBeGreaterThanOrEqual(12);
 
     const second = await startServer();

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { expectOk, getRaw } from '../support/api.js';
 import { freePort } from '../support/ports.js';
 import { type ServerProcess, startServerProcess, useServerStore } from '../support/server-process.js';
-import { SmtpClient, sendMail, simpleMessage, splitAddedHeaders } from '../support/smtp-client.js';
+import { SmtpClient, sendMail, simpleMessage, smtpLoad, splitAddedHeaders } from '../support/smtp-client.js';
 import { waitFor } from '../support/wait-for.js';
 import { startReceiver } from '../webhooks/webhook-helpers.js';
 
@@ -105,8 +105,6 @@ describe('graceful shutdown', () => {
       const hookId = hook.body.data.id;
 
       // A first message whose webhook POST is in flight (held by the receiver) at the signal.
-      const sent = new Map<number, Buffer>();
-      const acknowledged = new Set<number>();
       const firstMessage = simpleMessage(address, 'shutdown-webhook', 'held webhook');
       expect((await sendMail(server.smtpPort, { to: [address], content: firstMessage })).data?.code).toBe(
         250,
@@ -152,22 +150,9 @@ describe('graceful shutdown', () => {
       })();
 
       // SMTP load until the signal, and a little after: the listener then refuses or answers 421.
-      let next = 0;
-      let signalled = false;
-      const worker = async () => {
-        while (!signalled) {
-          const index = next++;
-          const content = message(address, index);
-          sent.set(index, content);
-          try {
-            const result = await sendMail(server.smtpPort, { to: [address], content });
-            if (result.data?.code === 250) acknowledged.add(index);
-          } catch {
-            // refused: the listener is closed
-          }
-        }
-      };
-      const workers = Array.from({ length: 6 }, worker);
+      const { sent, acknowledged, stop } = smtpLoad(server.smtpPort, address, (index) =>
+        message(address, index),
+      );
       await waitFor(() => acknowledged.size >= 15, {
         timeoutMs: 60_000,
         intervalMs: 20,
@@ -182,8 +167,7 @@ describe('graceful shutdown', () => {
       const idleReply = await idleSmtp.read();
       const { code, signal } = await exited;
       const took = Date.now() - signalledAt;
-      signalled = true;
-      await Promise.allSettled(workers);
+      await stop();
 
       expect({ code, signal }, server.output().slice(-3000)).toEqual({ code: 0, signal: null });
       expect(took).toBeLessThan(10_000);

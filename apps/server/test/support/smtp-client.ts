@@ -208,6 +208,45 @@ export async function sendMail(
 }
 
 /**
+ * SMTP load for the crash and shutdown tests: `sessions` senders, a connection per message, sending
+ * `message(index)` until `stop()`. Records what was sent and what was answered 250; a refusal or a
+ * connection that went away counts as not acknowledged.
+ */
+export function smtpLoad(
+  port: number,
+  to: string,
+  message: (index: number) => Buffer,
+  sessions = 6,
+): { sent: Map<number, Buffer>; acknowledged: Set<number>; stop(): Promise<void> } {
+  const sent = new Map<number, Buffer>();
+  const acknowledged = new Set<number>();
+  let next = 0;
+  let stopped = false;
+  const sender = async () => {
+    while (!stopped) {
+      const index = next++;
+      const content = message(index);
+      sent.set(index, content);
+      try {
+        const result = await sendMail(port, { to: [to], content });
+        if (result.data?.code === 250) acknowledged.add(index);
+      } catch {
+        // the server closed its listener or went away mid-transaction
+      }
+    }
+  };
+  const senders = Array.from({ length: sessions }, sender);
+  return {
+    sent,
+    acknowledged,
+    async stop() {
+      stopped = true;
+      await Promise.allSettled(senders);
+    },
+  };
+}
+
+/**
  * A multipart/mixed message (boundary `b`) with CRLF line ends: `headers` on top, a UTF-8 text part,
  * then one attachment with its own header lines and body.
  */

@@ -1115,23 +1115,7 @@ export async function listScopedFolderPage(
   const base = scopedMessages(db, scope).where('messages.folder', '=', folder);
   const [rows, total] = await Promise.all([
     base
-      .select([
-        'messages.id',
-        'messages.from_name',
-        'messages.from_address',
-        'messages.subject',
-        'messages.snippet',
-        'messages.received_at',
-        'messages.read',
-        'messages.starred',
-        'messages.spam',
-        'messages.has_attachments',
-        'messages.size',
-        'messages.code',
-        'messages.auth',
-        'messages.to_json',
-        'mailboxes.address',
-      ])
+      .select([...ITEM_COLUMNS, 'messages.to_json'])
       .orderBy('messages.received_at', 'desc')
       .orderBy('messages.id', 'desc')
       .limit(page.limit)
