@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { Config } from './config.js';
 import type { Engine } from './db/database.js';
 import type { Database } from './db/schema.js';
+import { createAccountEvents } from './lib/account-events.js';
 import { createCrossProcess } from './lib/cross-process.js';
 import { createMetrics } from './lib/metrics.js';
 import { createApiKeyService } from './modules/api-keys/index.js';
@@ -38,7 +39,7 @@ import {
 } from './modules/settings/index.js';
 import { createSystemAccountService } from './modules/system-accounts/index.js';
 import { createVersionService } from './modules/version/index.js';
-import { createWebhookModule, webhookEnqueuer } from './modules/webhooks/index.js';
+import { createWebhookModule, ownerEventEnqueuer, webhookEnqueuer } from './modules/webhooks/index.js';
 
 /** pino's calling convention: a message, or the fields of the line and then the message */
 interface Logger {
@@ -78,6 +79,8 @@ export function createServices(
   });
   const filters = createFilterService(db, engine, log);
   const mailEvents = createMailEvents(crossProcess.events);
+  const accountEvents = createAccountEvents(crossProcess.events);
+  const queueOwnerEvent = ownerEventEnqueuer(engine);
   const inbound = createInboundService({
     db,
     engine,
@@ -145,6 +148,7 @@ export function createServices(
     firewall,
     filters,
     mailEvents,
+    accountEvents,
     inbound,
     mail,
     folders,
@@ -177,7 +181,19 @@ export function createServices(
     emailAccounts: createEmailAccountService({ db, engine, domains, settings }),
     cards: createCardService({ db, engine, domains, settings, rateLimits }),
     paySettings,
-    orders: createOrderService({ db, settings, paySettings, rateLimits }),
+    orders: createOrderService({
+      db,
+      settings,
+      paySettings,
+      rateLimits,
+      // A new order is told to its domain's owner: webhooks and Telegram in the order's commit,
+      // then the owner's live streams.
+      notices: {
+        queue: queueOwnerEvent,
+        announce: (ownerId, notice) =>
+          accountEvents.publish({ accountId: ownerId, name: 'order', data: notice }),
+      },
+    }),
     ...sending,
     // Webhooks and Telegram: the owner's targets and the queue's worker.
     ...webhooks,

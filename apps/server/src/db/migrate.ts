@@ -22,6 +22,7 @@ import * as acmeChallenges from './migrations/054_acme_challenges.js';
 import * as mailboxGeneratedPassword from './migrations/055_mailbox_generated_password.js';
 import * as bigramSearchIndex from './migrations/056_bigram_search_index.js';
 import * as inboxFolderIndex from './migrations/057_inbox_folder_index.js';
+import * as storeAndOrderEvents from './migrations/058_store_and_order_events.js';
 
 /**
  * Numbered migrations, applied in order on start (see README.md beside this file). Each module
@@ -53,6 +54,7 @@ const migrations: Record<string, (engine: Engine) => Migration> = {
   '055_mailbox_generated_password': () => ({ up: (db) => mailboxGeneratedPassword.up(db) }),
   '056_bigram_search_index': (engine) => ({ up: (db) => bigramSearchIndex.up(db, engine) }),
   '057_inbox_folder_index': (engine) => ({ up: (db) => inboxFolderIndex.up(db, engine) }),
+  '058_store_and_order_events': () => ({ up: (db) => storeAndOrderEvents.up(db) }),
 };
 
 export const SCHEMA_VERSION = Object.keys(migrations).length;

@@ -463,6 +463,8 @@ export interface WebhookDeliveryTable {
   webhook_id: number;
   event: string;
   message_id: number | null;
+  /** the JSON body of an event not about a message (`order.created`, migration 058); null for mail */
+  payload: string | null;
   delivery_key: string;
   status: WebhookDeliveryStatus;
   attempts: number;

@@ -228,3 +228,21 @@ export const DashboardView = Type.Object({
   radar: Type.Array(DashboardRadar),
 });
 export type DashboardView = Static<typeof DashboardView>;
+
+/**
+ * GET user/getGuide: the first-run checklist of a system account (添加域名 → 配置 DNS → 发送测试邮件
+ * → 收到邮件), each step from real state in the caller's scope (administrators: the whole system).
+ */
+export const GuideState = Type.Object({
+  /** domains the caller manages */
+  domains: Type.Integer(),
+  /** at least one of them passed the DNS check (dnsStatus `ok`) */
+  dnsReady: Type.Boolean(),
+  /** a message was sent from one of the caller's addresses */
+  testMailSent: Type.Boolean(),
+  /** a message arrived in one of the caller's mailboxes */
+  mailReceived: Type.Boolean(),
+  /** the caller's first active domain (for the steps' links and the test mail), or null */
+  firstDomain: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
+});
+export type GuideState = Static<typeof GuideState>;

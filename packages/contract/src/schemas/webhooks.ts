@@ -2,7 +2,9 @@ import { type Static, Type } from '@sinclair/typebox';
 import { EmailAddress, Id, NullableTime, Time } from './common.js';
 
 /** The events a webhook can subscribe to. */
-export const WebhookEvent = Type.Union([Type.Literal('mail.received')], { description: '事件' });
+export const WebhookEvent = Type.Union([Type.Literal('mail.received'), Type.Literal('order.created')], {
+  description: '事件',
+});
 export type WebhookEvent = Static<typeof WebhookEvent>;
 
 /** At most this many webhooks per account. */
@@ -110,3 +112,23 @@ export const TelegramSettings = Type.Object({
   lastStatus: WebhookLastStatus,
 });
 export type TelegramSettings = Static<typeof TelegramSettings>;
+
+/**
+ * A new store order on one of the caller's domains: the SSE event `order` on `GET user/events` and
+ * the body of the webhook event `order.created`. No password, no secret; the buyer's phone masked.
+ */
+export const OrderNotice = Type.Object({
+  event: Type.Literal('order.created'),
+  orderNo: Type.String(),
+  domainId: Id,
+  domainName: Type.String(),
+  address: Type.String(),
+  /** in fen (分) */
+  amount: Type.Integer(),
+  payMethod: Type.String(),
+  /** the buyer's phone with its middle digits hidden, e.g. 138****5678 */
+  phone: Type.String(),
+  status: Type.String(),
+  createdAt: Time,
+});
+export type OrderNotice = Static<typeof OrderNotice>;

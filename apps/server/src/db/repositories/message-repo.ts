@@ -1125,3 +1125,9 @@ export async function listScopedFolderPage(
   ]);
   return { rows, total: Number(total?.count ?? 0) };
 }
+
+/** Whether any message was ever received in `scope` (the first-run checklist): one indexed probe. */
+export async function hasReceivedMessages(db: Queryable, scope: MailboxScope): Promise<boolean> {
+  const row = await scopedMessages(db, scope).select('messages.id').limit(1).executeTakeFirst();
+  return row !== undefined;
+}

@@ -135,3 +135,14 @@ export async function countSentMessagesByDay(
     .groupBy(day)
     .execute();
 }
+
+/** Whether anything was ever sent in `scope` (the first-run checklist's test mail). */
+export async function hasSentMessages(db: Queryable, scope: OwnerScope): Promise<boolean> {
+  let query = db
+    .selectFrom('sent_messages')
+    .select('sent_messages.id')
+    .where('sent_messages.kind', '=', 'sent');
+  if (scope.kind === 'owner') query = query.where('sent_messages.account_id', '=', scope.ownerId);
+  const row = await query.limit(1).executeTakeFirst();
+  return row !== undefined;
+}

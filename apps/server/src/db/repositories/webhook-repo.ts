@@ -130,6 +130,61 @@ function randomKey(engine: Engine) {
 }
 
 /**
+ * Targets that hear `event`: a webhook subscribed to it (its JSON list of events holds the name in
+ * quotes), and every Telegram target (the owner's bot hears all events).
+ */
+function subscribedTo(event: 'mail.received' | 'order.created') {
+  return (eb: ExpressionBuilder<Database, 'webhooks'>) =>
+    eb.or([eb('webhooks.kind', '=', 'telegram'), eb('webhooks.events_json', 'like', `%"${event}"%`)]);
+}
+
+/**
+ * Queues `event` with its body `payload` (JSON) for every enabled target of `ownerId` that hears
+ * it, in one INSERT…SELECT (run in the transaction that makes the event true). Only that owner's
+ * targets: another account's webhooks never see it.
+ */
+export async function enqueueOwnerEventDeliveries(
+  db: Queryable,
+  engine: Engine,
+  event: { ownerId: number; name: 'order.created'; payload: string },
+  now: number,
+): Promise<number> {
+  const result = await db
+    .insertInto('webhook_deliveries')
+    .columns([
+      'webhook_id',
+      'event',
+      'payload',
+      'delivery_key',
+      'status',
+      'attempts',
+      'next_attempt_at',
+      'created_at',
+      'updated_at',
+    ])
+    .expression(
+      db
+        .selectFrom('webhooks')
+        .select([
+          'webhooks.id',
+          sql.val(event.name).as('event'),
+          sql.val(event.payload).as('payload'),
+          randomKey(engine).as('delivery_key'),
+          sql.lit('pending').as('status'),
+          sql.lit(0).as('attempts'),
+          sql.val(now).as('next_attempt_at'),
+          sql.val(now).as('created_at'),
+          sql.val(now).as('updated_at'),
+        ])
+        .where('webhooks.owner_id', '=', event.ownerId)
+        .where('webhooks.enabled', '=', 1)
+        .where(subscribedTo(event.name)),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
+/**
  * Queues `mail.received` for every enabled target of the owners of the mailboxes the messages
  * `messageIds` landed in (a target limited to one address only for that address), in one
  * INSERT…SELECT: run inside the transaction that stores the messages, so a stored message always
@@ -174,6 +229,7 @@ export async function enqueueMailDeliveries(
         ])
         .where('messages.id', 'in', messageIds)
         .where('webhooks.enabled', '=', 1)
+        .where(subscribedTo('mail.received'))
         .where((eb) =>
           eb.or([
             eb('webhooks.address', 'is', null),
@@ -245,6 +301,8 @@ export interface LeasedWebhookDelivery {
   deliveryKey: string;
   attempts: number;
   createdAt: number;
+  /** the stored body of an event not about a message (`order.created`), else null */
+  payload: string | null;
   webhook: Pick<WebhookRow, 'id' | 'kind' | 'url' | 'chat_id' | 'secret'>;
   message: {
     id: number;
@@ -277,6 +335,7 @@ export async function listLeasedWebhookDeliveries(
       'webhook_deliveries.delivery_key',
       'webhook_deliveries.attempts',
       'webhook_deliveries.created_at',
+      'webhook_deliveries.payload',
       'webhooks.id as webhook_id',
       'webhooks.kind',
       'webhooks.url',
@@ -302,6 +361,7 @@ export async function listLeasedWebhookDeliveries(
     deliveryKey: row.delivery_key,
     attempts: row.attempts,
     createdAt: Number(row.created_at),
+    payload: row.payload,
     webhook: {
       id: Number(row.webhook_id),
       kind: row.kind,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DashboardView } from '@youju/contract';
+import { DashboardView, GuideState } from '@youju/contract';
 import { Envelope, ok } from '../../lib/envelope.js';
 import { caller, requireRole } from '../../plugins/authentication.js';
 
@@ -10,5 +10,10 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/getDashboard',
     { onRequest: requireRole(app, 'admin', 'user'), schema: { response: { 200: Envelope(DashboardView) } } },
     async (request) => ok(await dashboard.view(caller(request))),
+  );
+  app.get(
+    '/getGuide',
+    { onRequest: requireRole(app, 'admin', 'user'), schema: { response: { 200: Envelope(GuideState) } } },
+    async (request) => ok(await dashboard.guide(caller(request))),
   );
 };

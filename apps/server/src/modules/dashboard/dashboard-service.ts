@@ -1,18 +1,19 @@
-import type { DashboardView } from '@youju/contract';
+import type { DashboardView, GuideState } from '@youju/contract';
 import type { Kysely } from 'kysely';
-import { countDomainsByDnsStatus, type OwnerScope } from '../../db/repositories/domain-repo.js';
+import { countDomainsByDnsStatus, listDomains, type OwnerScope } from '../../db/repositories/domain-repo.js';
 import { summarizeMailboxesByKind } from '../../db/repositories/mailbox-repo.js';
 import {
   countMailboxesReceivingSince,
   countReceivedMessagesAndSpam,
   countReceivedMessagesByDay,
   type DayBuckets,
+  hasReceivedMessages,
 } from '../../db/repositories/message-repo.js';
 import {
   countFinishedDeliveriesByStatus,
   countWaitingDeliveries,
 } from '../../db/repositories/outbound-queue-repo.js';
-import { countSentMessagesByDay } from '../../db/repositories/sent-message-repo.js';
+import { countSentMessagesByDay, hasSentMessages } from '../../db/repositories/sent-message-repo.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import { DAY } from '../../lib/time.js';
@@ -66,6 +67,31 @@ export function createDashboardService(db: Kysely<Database>) {
   }
 
   return {
+    /**
+     * getGuide: the first-run checklist from real state: a domain, its DNS check passed, a message
+     * sent, a message received, all in the caller's scope.
+     */
+    async guide(auth: AuthContext): Promise<GuideState> {
+      if (auth.role === 'mailbox' || auth.accountId === null)
+        throw ApiError.forbidden('入门清单只对系统账号开放');
+      const scope = managedScope(auth);
+      const [domains, testMailSent, mailReceived] = await Promise.all([
+        listDomains(db, scope),
+        hasSentMessages(db, scope),
+        hasReceivedMessages(db, scope),
+      ]);
+      const active = domains.filter((domain) => domain.status === 'active');
+      // The domain the steps point at: one whose DNS passed, else the first active one.
+      const first = active.find((domain) => domain.dns_status === 'ok') ?? active[0] ?? null;
+      return {
+        domains: domains.length,
+        dnsReady: domains.some((domain) => domain.dns_status === 'ok'),
+        testMailSent,
+        mailReceived,
+        firstDomain: first ? { id: first.id, name: first.name } : null,
+      };
+    },
+
     async view(auth: AuthContext, now = Date.now()): Promise<DashboardView> {
       if (auth.role === 'mailbox' || auth.accountId === null)
         throw ApiError.forbidden('仪表盘只对系统账号开放');

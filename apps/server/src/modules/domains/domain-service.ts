@@ -95,6 +95,31 @@ function unclaimableReason(name: string, mailHostname: string): string | null {
   return null;
 }
 
+/** What a domain offers visitors: free registration, sale, and the price (fen) of a sale. */
+interface Offer {
+  publicRegistration: boolean;
+  forSale: boolean;
+  price: number;
+}
+
+/**
+ * The store must say what it means: a domain for sale has a real price (never a silent ¥0), and a
+ * domain anyone may register on for free is not also sold (buying would get nothing free
+ * registration does not). Checked on the state a request would leave, on add and on edit; the
+ * contract's `Price` already refuses negative, fractional and huge prices with 400.
+ */
+export function refuseUnclearOffer(offer: Offer): void {
+  if (!offer.forSale) return;
+  if (!Number.isInteger(offer.price) || offer.price <= 0) {
+    throw ApiError.badRequest('价格：出售邮箱必须设置大于 0 的价格（单位：分，如 1000 表示 ¥10.00）');
+  }
+  if (offer.publicRegistration) {
+    throw ApiError.badRequest(
+      '出售：该域名同时允许免费注册，出售邮箱没有意义；请关闭“开放注册”后再出售，或取消出售',
+    );
+  }
+}
+
 export function createDomainService(db: Kysely<Database>, options: DomainServiceOptions) {
   const verifications = options.rateLimits('domain-verifications', 3_600_000);
   /** Loads a domain the caller may manage: its owner, or any administrator. */
@@ -127,6 +152,11 @@ export function createDomainService(db: Kysely<Database>, options: DomainService
       }
       const ownerId = auth.accountId;
       if (ownerId === null) throw ApiError.forbidden();
+      refuseUnclearOffer({
+        publicRegistration: input.publicRegistration === true,
+        forSale: input.forSale === true,
+        price: input.price ?? 0,
+      });
       const isAdmin = auth.role === 'admin';
       if (!isAdmin) {
         const reason = unclaimableReason(name, options.mailHostname);
@@ -209,7 +239,12 @@ export function createDomainService(db: Kysely<Database>, options: DomainService
     },
 
     async edit(auth: AuthContext, input: EditDomainBody): Promise<Domain> {
-      await owned(auth, input.id);
+      const current = await owned(auth, input.id);
+      refuseUnclearOffer({
+        publicRegistration: input.publicRegistration ?? current.public_registration === 1,
+        forSale: input.forSale ?? current.for_sale === 1,
+        price: input.price ?? current.price,
+      });
       const changes: Pick<DomainUpdate, 'public_registration' | 'for_sale' | 'price'> = {};
       if (input.publicRegistration !== undefined)
         changes.public_registration = input.publicRegistration ? 1 : 0;

@@ -54,7 +54,7 @@ function sees(auth: AuthContext, target: { mailboxId: number; ownerId: number })
 
 /** Mail reading and temporary addresses under /api/user. */
 export const mailRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { mail, mailEvents } = app.services;
+  const { mail, mailEvents, accountEvents } = app.services;
   const systemUser = requireRole(app, 'admin', 'user');
   const reader = requireRole(app, 'admin', 'user', 'mailbox');
   const readerWithQueryToken = [tokenFromQuery, reader];
@@ -181,6 +181,14 @@ export const mailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       (error: unknown) => app.log.warn({ err: error }, 'live inbox: loading new mail failed'),
     );
   });
+  // Notices for one system account (a new order on its domain): only that account's streams, never
+  // another user's nor an administrator's who is not the owner, nor a mailbox session.
+  const unsubscribeAccount = accountEvents.subscribe((event) => {
+    for (const client of clients) {
+      if (client.auth.role === 'mailbox' || client.auth.accountId !== event.accountId) continue;
+      client.reply.raw.write(`event: ${event.name}\ndata: ${JSON.stringify(event.data)}\n\n`);
+    }
+  });
   const heartbeat = setInterval(() => {
     for (const client of clients) client.reply.raw.write(': ping\n\n');
   }, HEARTBEAT_MS);
@@ -188,6 +196,7 @@ export const mailRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('preClose', async () => {
     clearInterval(heartbeat);
     unsubscribe();
+    unsubscribeAccount();
     // The server is shutting down (or restarting): the stream ends with a reconnection time
     // (WHATWG HTML "Server-sent events", the retry field) long enough for a restart, so the
     // browser comes back on its own instead of at once into a closed port.

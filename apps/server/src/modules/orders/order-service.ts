@@ -4,12 +4,13 @@ import type {
   BuyEmailData,
   CheckAddressData,
   Order,
+  OrderNotice,
   OrderQuery,
   PageOf,
   PayMethod,
   PublicOrder,
 } from '@youju/contract';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { findDomainById } from '../../db/repositories/domain-repo.js';
 import {
   cancelOrderIfUnpaid,
@@ -89,6 +90,40 @@ function publicOrderView(row: OrderRow): PublicOrder {
   };
 }
 
+/** `138****5678`: the buyer's phone as a notice shows it (the owner reads the full one in getOrders). */
+export function maskPhone(phone: string): string {
+  const value = phone.trim();
+  if (value.length >= 11) return `${value.slice(0, 3)}****${value.slice(-4)}`;
+  if (value.length >= 5) return `${value.slice(0, 1)}***${value.slice(-2)}`;
+  return '****';
+}
+
+/** What the domain's owner is told of a new order: no password hash, no secret, the phone masked. */
+export function orderNotice(row: OrderRow, domainName: string): OrderNotice {
+  return {
+    event: 'order.created',
+    orderNo: row.order_no,
+    domainId: row.domain_id,
+    domainName: displayDomainName(domainName),
+    address: row.address,
+    amount: row.amount,
+    payMethod: row.pay_method,
+    phone: maskPhone(row.phone),
+    status: row.status,
+    createdAt: toIso(row.created_at),
+  };
+}
+
+/**
+ * How a new order reaches its domain's owner, wired by the composition root: `queue` runs inside the
+ * transaction that stores the order (the owner's webhooks and Telegram, durably, in the same
+ * commit); `announce` after the commit (the owner's live streams).
+ */
+export interface OrderNotices {
+  queue(trx: Transaction<Database>, ownerId: number, notice: OrderNotice): Promise<void>;
+  announce(ownerId: number, notice: OrderNotice): void;
+}
+
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
@@ -105,8 +140,9 @@ export function createOrderService(deps: {
   settings: SettingsService;
   paySettings: PaySettingsStore;
   rateLimits: RateLimits;
+  notices?: OrderNotices;
 }) {
-  const { db, settings, paySettings, rateLimits } = deps;
+  const { db, settings, paySettings, rateLimits, notices } = deps;
   const signUpLimit = createSignUpLimit(rateLimits, settings);
   const lookups = rateLimits('order-lookups', LOOKUPS_WINDOW_MS);
   const checks = rateLimits('address-checks', 60_000);
@@ -205,19 +241,23 @@ export function createOrderService(deps: {
     let order: OrderRow | undefined;
     for (let attempt = 0; attempt < 3 && !order; attempt++) {
       try {
-        order = await insertOrder(db, {
-          order_no: newOrderNo(now),
-          domain_id: domain.id,
-          owner_id: domain.owner_id,
-          local_part: localPart,
-          address,
-          phone: input.phone,
-          password_hash: passwordHash,
-          amount: domain.price,
-          pay_method: input.payMethod,
-          status: 'pending',
-          created_at: now,
-          expires_at: now + stored.orderTimeoutMinutes * 60_000,
+        order = await db.transaction().execute(async (trx) => {
+          const inserted = await insertOrder(trx, {
+            order_no: newOrderNo(now),
+            domain_id: domain.id,
+            owner_id: domain.owner_id,
+            local_part: localPart,
+            address,
+            phone: input.phone,
+            password_hash: passwordHash,
+            amount: domain.price,
+            pay_method: input.payMethod,
+            status: 'pending',
+            created_at: now,
+            expires_at: now + stored.orderTimeoutMinutes * 60_000,
+          });
+          await notices?.queue(trx, domain.owner_id, orderNotice(inserted, domain.name));
+          return inserted;
         });
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
@@ -227,6 +267,7 @@ export function createOrderService(deps: {
       }
     }
     if (!order) throw ApiError.conflict('生成订单号失败，请重试');
+    notices?.announce(domain.owner_id, orderNotice(order, domain.name));
     const start = provider.start(order, stored, { siteUrl: stored.siteUrl || requestSiteUrl });
     return {
       orderNo: order.order_no,

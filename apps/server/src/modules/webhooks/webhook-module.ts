@@ -41,11 +41,14 @@ export function createWebhookModule(deps: {
  * through the mail events), and stops it before the database closes.
  */
 export function startWebhooks(app: FastifyInstance, mailEvents: MailEvents): void {
-  const { webhookWorker } = app.services;
+  const { webhookWorker, accountEvents } = app.services;
   webhookWorker.start();
   const unsubscribe = mailEvents.subscribe(() => webhookWorker.kick());
+  // A notice for an account (a new order) was queued for its webhooks in the same commit.
+  const unsubscribeAccount = accountEvents.subscribe(() => webhookWorker.kick());
   app.addHook('preClose', async () => {
     unsubscribe();
+    unsubscribeAccount();
     await webhookWorker.stop();
   });
 }

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import type { OrderNotice } from '@youju/contract';
 import type { LeasedWebhookDelivery } from '../../db/repositories/webhook-repo.js';
 
 /** A webhook's `text` is cut at this many bytes of UTF-8 (API contract: 4 KB). */
@@ -88,5 +89,29 @@ export function telegramText(
   if (message.code) lines.push(`验证码：${message.code}`);
   lines.push(`查看：${publicUrl}/user/inbox?id=${message.id}`);
   // Telegram takes at most 4096 characters.
+  return lines.join('\n').slice(0, 4000);
+}
+
+/** ¥12.34 from fen. */
+function yuan(fen: number): string {
+  return `¥${(fen / 100).toFixed(2)}`;
+}
+
+/** The Telegram message of a queued event with a stored body (order.created). */
+export function eventTelegramText(payload: string, publicUrl: string): string {
+  let notice: Partial<OrderNotice>;
+  try {
+    notice = JSON.parse(payload) as Partial<OrderNotice>;
+  } catch {
+    notice = {};
+  }
+  if (notice.event !== 'order.created') return `Youju 事件：${String(notice.event ?? '未知')}`;
+  const lines = [
+    `🛒 新订单 ${notice.orderNo ?? ''}`,
+    `邮箱：${notice.address ?? ''}`,
+    `金额：${yuan(Number(notice.amount ?? 0))}（${notice.payMethod === 'manual' ? '人工确认收款' : (notice.payMethod ?? '')}）`,
+    `买家手机：${notice.phone ?? ''}`,
+    `查看：${publicUrl}/user/card?tab=orders`,
+  ];
   return lines.join('\n').slice(0, 4000);
 }

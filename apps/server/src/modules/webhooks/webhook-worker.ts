@@ -13,7 +13,7 @@ import {
 import type { Database, WebhookDeliveryTable } from '../../db/schema.js';
 import type { WebhookDeliveryResult } from '../../lib/metrics.js';
 import { type PostOutcome, safePost } from './safe-post.js';
-import { mailPayload, signedHeaders, telegramText } from './webhook-payload.js';
+import { eventTelegramText, mailPayload, signedHeaders, telegramText } from './webhook-payload.js';
 
 /** Rows one poll claims, deliveries in flight per process, and per target host. */
 const BATCH = 32;
@@ -134,6 +134,26 @@ export function createWebhookWorker(deps: {
 
   async function send(delivery: LeasedWebhookDelivery): Promise<PostOutcome | 'gone'> {
     const { webhook, message } = delivery;
+    if (delivery.payload !== null) {
+      // An event about something other than a message (order.created): its body was fixed when
+      // it was queued.
+      const payload = delivery.payload;
+      if (webhook.kind === 'telegram') {
+        return sendTelegram(
+          config,
+          webhook.secret,
+          webhook.chat_id ?? '',
+          eventTelegramText(payload, config.publicUrl),
+          stopController.signal,
+        );
+      }
+      return safePost(
+        webhook.url ?? '',
+        payload,
+        signedHeaders(webhook.secret, delivery.event, delivery.deliveryKey, payload),
+        { allowPrivate: config.allowPrivate, timeoutMs: config.timeoutMs, signal: stopController.signal },
+      );
+    }
     if (!message) return 'gone';
     if (webhook.kind === 'telegram') {
       return sendTelegram(
