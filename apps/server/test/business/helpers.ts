@@ -21,6 +21,8 @@ export async function ownerWithDomain(
     publicRegistration: options.publicRegistration ?? true,
     forSale: options.forSale ?? true,
     price: options.price ?? 990,
+    // both open and for sale by default: the owner confirms the combination, as the screen asks
+    confirmFreeAndSale: true,
   });
   return { ...user, domain };
 }

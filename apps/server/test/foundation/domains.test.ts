@@ -73,15 +73,17 @@ describe('domains', () => {
 
     const edit = await server.api('POST', 'user/editDomain', {
       token: alice.token,
-      body: { id: aliceDomain.id, publicRegistration: true, forSale: true, price: 990 },
+      body: { id: aliceDomain.id, publicRegistration: true, forSale: true, price: 990, confirmFreeAndSale: true },
     });
     expect(edit.body.data).toMatchObject({ publicRegistration: true, forSale: true, price: 990 });
     const forSale = await server.api('GET', 'getAdminDomains');
+    // the store says the domain is also free to register
     expect(forSale.body.data).toContainEqual({
       id: aliceDomain.id,
       name: 'alice.youju.test',
       price: 990,
       stock: null,
+      freeRegistration: true,
     });
   });
 

@@ -24,6 +24,7 @@ describe('reserved role addresses', () => {
       publicRegistration: true,
       forSale: true,
       price: 100,
+      confirmFreeAndSale: true,
     });
   });
   afterAll(async () => server?.close());

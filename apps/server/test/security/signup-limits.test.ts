@@ -13,6 +13,7 @@ describe('sign-up limits per source address', () => {
       publicRegistration: true,
       forSale: true,
       price: 100,
+      confirmFreeAndSale: true,
     });
   });
   afterAll(async () => server?.close());

@@ -49,7 +49,13 @@ export async function addDomain(
   server: TestServer,
   token: string,
   name: string,
-  options: { publicRegistration?: boolean; forSale?: boolean; price?: number; pending?: boolean } = {},
+  options: {
+    publicRegistration?: boolean;
+    forSale?: boolean;
+    price?: number;
+    confirmFreeAndSale?: boolean;
+    pending?: boolean;
+  } = {},
 ): Promise<Domain> {
   const { pending, ...fields } = options;
   const { body } = await server.api('POST', 'user/addDomain', { token, body: { name, ...fields } });

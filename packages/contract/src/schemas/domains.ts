@@ -48,6 +48,11 @@ export const AddDomainBody = Type.Object({
   publicRegistration: Type.Optional(Type.Boolean()),
   forSale: Type.Optional(Type.Boolean()),
   price: Type.Optional(Price),
+  /**
+   * Required (true) to have a domain both open for free registration and for sale: the owner saw
+   * that buying then gets nothing free registration does not (otherwise 400).
+   */
+  confirmFreeAndSale: Type.Optional(Type.Boolean()),
 });
 export type AddDomainBody = Static<typeof AddDomainBody>;
 export const EditDomainBody = Type.Object({
@@ -55,6 +60,8 @@ export const EditDomainBody = Type.Object({
   publicRegistration: Type.Optional(Type.Boolean()),
   forSale: Type.Optional(Type.Boolean()),
   price: Type.Optional(Price),
+  /** as in addDomain */
+  confirmFreeAndSale: Type.Optional(Type.Boolean()),
 });
 export type EditDomainBody = Static<typeof EditDomainBody>;
 export const VerifyDomainBody = Type.Object({ id: Id });

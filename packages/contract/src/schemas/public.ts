@@ -47,6 +47,8 @@ export const SaleDomain = Type.Object({
   /** price in fen (分) */
   price: Type.Integer(),
   stock: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  /** present (true) when the domain is also open for free registration: the store says so */
+  freeRegistration: Type.Optional(Type.Boolean()),
 });
 export type SaleDomain = Static<typeof SaleDomain>;
 export const SaleDomainList = Type.Array(SaleDomain);

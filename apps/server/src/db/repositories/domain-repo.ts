@@ -149,14 +149,18 @@ export async function listDomainsOpenForRegistration(
 /** Active domains whose mailboxes are for sale in the store, by name. */
 export async function listDomainsForSale(
   db: Queryable,
-): Promise<Pick<DomainRow, 'id' | 'name' | 'price' | 'owner_id'>[]> {
-  return db
-    .selectFrom('domains')
-    .select(['id', 'name', 'price', 'owner_id'])
-    .where('for_sale', '=', 1)
-    .where('status', '=', 'active')
-    .orderBy('name')
-    .execute();
+): Promise<Pick<DomainRow, 'id' | 'name' | 'price' | 'owner_id' | 'public_registration'>[]> {
+  return (
+    db
+      .selectFrom('domains')
+      .select(['id', 'name', 'price', 'owner_id', 'public_registration'])
+      .where('for_sale', '=', 1)
+      // never a silent ¥0 (migration 058 took such rows off sale; this keeps it so)
+      .where('price', '>', 0)
+      .where('status', '=', 'active')
+      .orderBy('name')
+      .execute()
+  );
 }
 
 /** Whether `name` is an active domain of this service (a pending claim is not). */

@@ -104,18 +104,20 @@ interface Offer {
 
 /**
  * The store must say what it means: a domain for sale has a real price (never a silent ¥0), and a
- * domain anyone may register on for free is not also sold (buying would get nothing free
- * registration does not). Checked on the state a request would leave, on add and on edit; the
- * contract's `Price` already refuses negative, fractional and huge prices with 400.
+ * domain anyone may register on for free is sold only when the owner confirmed it
+ * (`confirmFreeAndSale`: buying then gets nothing free registration does not, though cards and a
+ * chosen password may still be reasons; the store shows such a domain as also free). Checked on the
+ * state a request would leave, on add and on edit; the contract's `Price` already refuses negative,
+ * fractional and huge prices with 400.
  */
-export function refuseUnclearOffer(offer: Offer): void {
+export function refuseUnclearOffer(offer: Offer, confirmedFreeAndSale: boolean): void {
   if (!offer.forSale) return;
   if (!Number.isInteger(offer.price) || offer.price <= 0) {
     throw ApiError.badRequest('价格：出售邮箱必须设置大于 0 的价格（单位：分，如 1000 表示 ¥10.00）');
   }
-  if (offer.publicRegistration) {
+  if (offer.publicRegistration && !confirmedFreeAndSale) {
     throw ApiError.badRequest(
-      '出售：该域名同时允许免费注册，出售邮箱没有意义；请关闭“开放注册”后再出售，或取消出售',
+      '出售：该域名同时允许免费注册，购买将没有意义；请关闭“开放注册”或取消出售，确需同时开启请勾选确认（confirmFreeAndSale）',
     );
   }
 }
@@ -152,11 +154,14 @@ export function createDomainService(db: Kysely<Database>, options: DomainService
       }
       const ownerId = auth.accountId;
       if (ownerId === null) throw ApiError.forbidden();
-      refuseUnclearOffer({
-        publicRegistration: input.publicRegistration === true,
-        forSale: input.forSale === true,
-        price: input.price ?? 0,
-      });
+      refuseUnclearOffer(
+        {
+          publicRegistration: input.publicRegistration === true,
+          forSale: input.forSale === true,
+          price: input.price ?? 0,
+        },
+        input.confirmFreeAndSale === true,
+      );
       const isAdmin = auth.role === 'admin';
       if (!isAdmin) {
         const reason = unclaimableReason(name, options.mailHostname);
@@ -240,11 +245,16 @@ export function createDomainService(db: Kysely<Database>, options: DomainService
 
     async edit(auth: AuthContext, input: EditDomainBody): Promise<Domain> {
       const current = await owned(auth, input.id);
-      refuseUnclearOffer({
-        publicRegistration: input.publicRegistration ?? current.public_registration === 1,
-        forSale: input.forSale ?? current.for_sale === 1,
-        price: input.price ?? current.price,
-      });
+      refuseUnclearOffer(
+        {
+          publicRegistration: input.publicRegistration ?? current.public_registration === 1,
+          forSale: input.forSale ?? current.for_sale === 1,
+          price: input.price ?? current.price,
+        },
+        // A request that touches neither switch leaves an earlier, confirmed combination alone.
+        input.confirmFreeAndSale === true ||
+          (input.publicRegistration === undefined && input.forSale === undefined),
+      );
       const changes: Pick<DomainUpdate, 'public_registration' | 'for_sale' | 'price'> = {};
       if (input.publicRegistration !== undefined)
         changes.public_registration = input.publicRegistration ? 1 : 0;
@@ -287,7 +297,11 @@ export function createDomainService(db: Kysely<Database>, options: DomainService
       for (const ownerId of new Set(rows.map((row) => row.owner_id))) {
         stocks.set(ownerId, await options.remainingStock(ownerId));
       }
-      return rows.map(({ owner_id, ...row }) => ({ ...row, stock: stocks.get(owner_id) ?? null }));
+      return rows.map(({ owner_id, public_registration, ...row }) => ({
+        ...row,
+        stock: stocks.get(owner_id) ?? null,
+        ...(public_registration === 1 ? { freeRegistration: true } : {}),
+      }));
     },
   };
 }
