@@ -73,7 +73,13 @@ describe('domains', () => {
 
     const edit = await server.api('POST', 'user/editDomain', {
       token: alice.token,
-      body: { id: aliceDomain.id, publicRegistration: true, forSale: true, price: 990, confirmFreeAndSale: true },
+      body: {
+        id: aliceDomain.id,
+        publicRegistration: true,
+        forSale: true,
+        price: 990,
+        confirmFreeAndSale: true,
+      },
     });
     expect(edit.body.data).toMatchObject({ publicRegistration: true, forSale: true, price: 990 });
     const forSale = await server.api('GET', 'getAdminDomains');

@@ -28,6 +28,7 @@ import type {
   FilterList,
   ForwardSetting,
   GetVarResponse,
+  GuideState,
   ImportEmailAccountData,
   LoginData,
   LoginEmailData,
@@ -183,6 +184,7 @@ export interface ApiBodies {
   'user/refreshKey': ApiEnvelope<ApiKeyView>;
   'user/getVersion': ApiEnvelope<VersionInfo>;
   'user/getDashboard': ApiEnvelope<DashboardView>;
+  'user/getGuide': ApiEnvelope<GuideState>;
   // webhooks and Telegram
   'user/getWebhooks': ApiEnvelope<Webhook[]>;
   'user/addWebhook': ApiEnvelope<CreatedWebhook>;

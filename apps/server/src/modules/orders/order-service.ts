@@ -222,7 +222,8 @@ export function createOrderService(deps: {
     const provider = providerFor(input.payMethod);
     if (!provider) throw ApiError.badRequest('该支付方式暂不可用，请选择其他支付方式');
     const domain = await findDomainById(db, input.domainId);
-    if (domain?.for_sale !== 1 || domain.status !== 'active') {
+    // A ¥0 price left from before the rule (migration 058) is not a sale: never a silent free order.
+    if (domain?.for_sale !== 1 || domain.status !== 'active' || domain.price <= 0) {
       throw ApiError.notFound('该域名的邮箱暂不出售，请选择其他域名');
     }
     await refuseReservedLocalPart(settings, input.localPart);
