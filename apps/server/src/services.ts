@@ -189,9 +189,12 @@ export function createServices(
       // A new order is told to its domain's owner: webhooks and Telegram in the order's commit,
       // then the owner's live streams.
       notices: {
-        queue: queueOwnerEvent,
+        async queue(trx, ownerId, notice) {
+          await queueOwnerEvent(trx, ownerId, notice);
+          await accountEvents.publishInTransaction(trx, { accountId: ownerId, name: 'order', data: notice });
+        },
         announce: (ownerId, notice) =>
-          accountEvents.publish({ accountId: ownerId, name: 'order', data: notice }),
+          accountEvents.publishCommitted({ accountId: ownerId, name: 'order', data: notice }),
       },
     }),
     ...sending,
