@@ -10,7 +10,7 @@ import type { NotificationInstance } from 'antd/es/notification/interface';
  */
 interface FeedbackApi {
   message: Pick<MessageInstance, 'error' | 'success' | 'info'>;
-  notification: Pick<NotificationInstance, 'error'>;
+  notification: Pick<NotificationInstance, 'error' | 'info'>;
 }
 
 let current: FeedbackApi | null = null;
@@ -70,5 +70,12 @@ export function showSuccessMessage(text: string): void {
 export function showErrorNotification(description: string, title = '出错了'): void {
   withFeedback((api) => {
     api.notification.error({ title, description });
+  });
+}
+
+/** A notification that stays its 4.5 s (a new order, say); `key` replaces an earlier one with it. */
+export function showInfoNotification(title: string, description: string, key?: string): void {
+  withFeedback((api) => {
+    api.notification.info({ title, description, key });
   });
 }

@@ -7,6 +7,7 @@ import { DEFAULT_SITE_NAME } from '../../config/constants';
 import { roleLabel } from '../../config/labels';
 import { allowedUserScreens, paths, userScreenByPath } from '../../config/routes';
 import { useLogout } from '../../features/auth/api/logout';
+import { useOrderNotices } from '../../features/orders/api/order-events';
 import { CredentialDialog } from '../../features/temporary-mailbox/components/credential-dialog';
 import { refreshVariables } from '../../lib/variables';
 import { forgetCredential, setCredentialDialogOpen, useCredentialStore } from '../../state/credential';
@@ -59,6 +60,9 @@ export function Component() {
   // Before antd has measured the window, `lg` is undefined: draw the desktop frame (the common case).
   const narrow = Grid.useBreakpoint().lg === false;
   const [menuOpen, setMenuOpen] = useState(false);
+  // A domain owner hears of new store orders on every /user screen.
+  const role = usePermissionStore((state) => state.permissionData.role);
+  useOrderNotices(role === 'admin' || role === 'user');
   // Whatever changed the screen (a menu entry, the browser's back), the drawer has done its job.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not an input
   useEffect(() => setMenuOpen(false), [pathname]);

@@ -1,22 +1,24 @@
-import { Permission } from '@youju/contract';
 import { Card, Tabs } from 'antd';
-import { useSearchParams } from 'react-router-dom';
+import { Navigate, useSearchParams } from 'react-router-dom';
+import { userScreens } from '../../../config/routes';
 import { CardTable } from '../../../features/cards/components/card-table';
 import { OrderTable } from '../../../features/orders/components/order-table';
-import { PaySettingsForm } from '../../../features/orders/components/pay-settings-form';
-import { usePermissions } from '../../../state/permission';
 
-const TABS = ['cards', 'orders', 'payment'] as const;
+const TABS = ['cards', 'orders'] as const;
 type Tab = (typeof TABS)[number];
 
-/** /user/card: cards, with the store's orders beside them and, for administrators, payment settings. */
+/** The settings screen, where the payment settings live (section #payment). */
+const settingsPath = userScreens.find((screen) => screen.screen === 'setting')?.path ?? '/user/setting';
+
+/**
+ * /user/card: cards, with the store's orders beside them. Payment settings used to have a tab here
+ * too; they live in one place now, the 支付 section of /user/setting, and the old link leads there.
+ */
 export function Component() {
   const [searchParams, setSearchParams] = useSearchParams();
-  const permissions = usePermissions();
-  const canPay = permissions.includes(Permission.systemSettings);
   const requested = searchParams.get('tab');
-  const active: Tab =
-    TABS.includes(requested as Tab) && (requested !== 'payment' || canPay) ? (requested as Tab) : 'cards';
+  if (requested === 'payment') return <Navigate to={`${settingsPath}#payment`} replace />;
+  const active: Tab = TABS.includes(requested as Tab) ? (requested as Tab) : 'cards';
   const items = [
     { key: 'cards', label: '卡密', children: <CardTable /> },
     {
@@ -28,19 +30,6 @@ export function Component() {
         </Card>
       ),
     },
-    ...(canPay
-      ? [
-          {
-            key: 'payment',
-            label: '支付设置',
-            children: (
-              <Card title="支付设置">
-                <PaySettingsForm />
-              </Card>
-            ),
-          },
-        ]
-      : []),
   ];
   return (
     <Tabs

@@ -1,5 +1,7 @@
 import { Permission } from '@youju/contract';
 import { Skeleton, Space } from 'antd';
+import { useEffect } from 'react';
+import { useLocation } from 'react-router-dom';
 import { useDomains } from '../../../api/get-domains';
 import { ChangePasswordForm } from '../../../features/password/components/change-password-form';
 import { useSettings } from '../../../features/settings/api/get-settings';
@@ -19,6 +21,12 @@ export function Component() {
   const isAdmin = permissions.includes(Permission.systemSettings);
   const settings = useSettings();
   const domains = useDomains(isAdmin);
+  const { hash } = useLocation();
+  const loaded = settings.data !== undefined;
+  // /user/setting#payment (the old payment tab of 卡密管理 leads here): show that section.
+  useEffect(() => {
+    if (loaded && hash) document.getElementById(hash.slice(1))?.scrollIntoView();
+  }, [loaded, hash]);
 
   return (
     <Space orientation="vertical" size="large" style={{ width: '100%' }}>

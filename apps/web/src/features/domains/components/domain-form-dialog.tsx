@@ -1,5 +1,5 @@
 import type { AddDomainBody, Domain, EditDomainBody } from '@youju/contract';
-import { Form, Input, InputNumber, Switch } from 'antd';
+import { Alert, Checkbox, Form, Input, InputNumber, Switch } from 'antd';
 import { FormDialog } from '../../../components/form-dialog';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useAddDomain } from '../api/add-domain';
@@ -10,7 +10,9 @@ interface DomainFormValues {
   publicRegistration: boolean;
   forSale: boolean;
   /** yuan in the form, fen on the wire */
-  priceYuan: number;
+  priceYuan: number | null;
+  /** both free registration and for sale: the owner read the warning */
+  confirmFreeAndSale: boolean;
 }
 
 interface DomainFormDialogProps {
@@ -20,12 +22,14 @@ interface DomainFormDialogProps {
 }
 
 function initialValues(domain: Domain | null): DomainFormValues {
-  if (!domain) return { name: '', publicRegistration: false, forSale: false, priceYuan: 0 };
+  if (!domain)
+    return { name: '', publicRegistration: false, forSale: false, priceYuan: null, confirmFreeAndSale: false };
   return {
     name: domain.displayName,
     publicRegistration: domain.publicRegistration,
     forSale: domain.forSale,
-    priceYuan: domain.price / 100,
+    priceYuan: domain.price > 0 ? domain.price / 100 : null,
+    confirmFreeAndSale: domain.publicRegistration && domain.forSale,
   };
 }
 
@@ -33,6 +37,8 @@ function initialValues(domain: Domain | null): DomainFormValues {
 export function DomainFormDialog({ domain, onClose }: DomainFormDialogProps) {
   const [form] = Form.useForm<DomainFormValues>();
   const forSale = Form.useWatch('forSale', form);
+  const publicRegistration = Form.useWatch('publicRegistration', form);
+  const both = forSale === true && publicRegistration === true;
   const add = useAddDomain((added) => {
     showSuccessMessage(
       added.status === 'pending'
@@ -47,13 +53,16 @@ export function DomainFormDialog({ domain, onClose }: DomainFormDialogProps) {
   });
 
   const submit = (values: DomainFormValues) => {
-    const price = Math.round((values.priceYuan ?? 0) * 100);
+    // Not for sale: the price is kept as it was (the server refuses a sale without one).
+    const price = values.forSale ? Math.round((values.priceYuan ?? 0) * 100) : (domain?.price ?? 0);
+    const confirm = values.forSale && values.publicRegistration ? { confirmFreeAndSale: true } : {};
     if (domain) {
       const body: EditDomainBody = {
         id: domain.id,
         publicRegistration: values.publicRegistration,
         forSale: values.forSale,
         price,
+        ...confirm,
       };
       edit.mutate(body);
     } else {
@@ -62,6 +71,7 @@ export function DomainFormDialog({ domain, onClose }: DomainFormDialogProps) {
         publicRegistration: values.publicRegistration,
         forSale: values.forSale,
         price,
+        ...confirm,
       };
       add.mutate(body);
     }
@@ -91,9 +101,42 @@ export function DomainFormDialog({ domain, onClose }: DomainFormDialogProps) {
       <Form.Item name="forSale" label="在商店出售邮箱" valuePropName="checked">
         <Switch checkedChildren="出售" unCheckedChildren="不出售" />
       </Form.Item>
-      <Form.Item name="priceYuan" label="价格（元）" hidden={!forSale}>
-        <InputNumber min={0} max={1_000_000} precision={2} style={{ width: '100%' }} />
-      </Form.Item>
+      {forSale ? (
+        <Form.Item
+          name="priceYuan"
+          label="价格（元）"
+          rules={[
+            { required: true, message: '出售邮箱必须设置价格' },
+            { type: 'number', min: 0.01, message: '价格必须大于 0' },
+          ]}
+          extra="买家购买一个邮箱支付的金额"
+        >
+          <InputNumber min={0.01} max={1_000_000} precision={2} placeholder="如 9.90" style={{ width: '100%' }} />
+        </Form.Item>
+      ) : null}
+      {both ? (
+        <>
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginBottom: 12 }}
+            title="该域名同时允许免费注册，购买将没有意义"
+            description="访客可以在登录页免费注册这个域名的邮箱。通常应关闭“开放注册”再出售；如确需同时开启（例如配合卡密），请勾选下面的确认，商店会向买家注明该域名也可免费注册。"
+          />
+          <Form.Item
+            name="confirmFreeAndSale"
+            valuePropName="checked"
+            rules={[
+              {
+                validator: (_rule, value) =>
+                  value ? Promise.resolve() : Promise.reject(new Error('请确认同时开放注册和出售，或关闭其中一项')),
+              },
+            ]}
+          >
+            <Checkbox>我已了解，仍然同时开放免费注册和出售</Checkbox>
+          </Form.Item>
+        </>
+      ) : null}
     </FormDialog>
   );
 }

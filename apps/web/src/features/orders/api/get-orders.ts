@@ -13,7 +13,6 @@ export interface OrderListParams {
 export const orderKeys = {
   all: ['orders'] as const,
   list: (params: OrderListParams) => [...orderKeys.all, 'list', params] as const,
-  paySettings: () => [...orderKeys.all, 'pay-settings'] as const,
 };
 
 /** GET /api/user/getOrders: orders on the caller's domains (administrators: all). */

@@ -39,6 +39,11 @@ export function SaleDomainList({ onBuy }: { onBuy?: (domain: SaleDomain) => void
             </Typography.Title>
             <Statistic title="邮箱价格" value={formatYuan(domain.price)} suffix="元 / 个" />
             <Typography.Text type="secondary">{stockText(domain.stock)}</Typography.Text>
+            {domain.freeRegistration ? (
+              <Typography.Paragraph type="warning" style={{ margin: '8px 0 0' }}>
+                该域名也开放免费注册，可在登录页“注册邮箱”免费获得
+              </Typography.Paragraph>
+            ) : null}
             {onBuy && (
               <Button
                 type="primary"
