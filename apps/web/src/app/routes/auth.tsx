@@ -1,32 +1,19 @@
 import { MailOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Flex, Typography } from 'antd';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { DEFAULT_SITE_NAME } from '../../config/constants';
 import { paths } from '../../config/routes';
 import { AuthPanel } from '../../features/auth/components/auth-panel';
-import { refreshVariables } from '../../lib/variables';
-import { forgetCredential } from '../../state/credential';
-import { saveToken, useSessionStore } from '../../state/session';
+import { useSessionStore } from '../../state/session';
 import { useSettingsStore } from '../../state/settings';
+import { useEnterSession } from '../use-enter-session';
 
-/** Login, mailbox registration and first-run set-up. */
+/** Login, mailbox registration and first-run set-up; `?tab=mailbox` (or system, register) opens that tab. */
 export function Component() {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const enter = useEnterSession();
+  const [searchParams] = useSearchParams();
   const siteName = useSettingsStore((state) => state.settings.siteName) || DEFAULT_SITE_NAME;
   const loggedIn = useSessionStore((state) => state.token !== null);
-
-  // A new session: forget the previous caller's data and fetch the variables of the new role before
-  // entering /user, so that its menus match at once.
-  const enter = async (token: string) => {
-    saveToken(token);
-    // Another login: a temporary mailbox's unsaved credential is no longer this session's concern.
-    forgetCredential();
-    queryClient.clear();
-    await refreshVariables();
-    await navigate(paths.user);
-  };
 
   return (
     <Flex
@@ -50,7 +37,7 @@ export function Component() {
           action={<Link to={paths.user}>进入邮箱</Link>}
         />
       ) : null}
-      <AuthPanel onAuthenticated={enter} />
+      <AuthPanel onAuthenticated={enter} requestedTab={searchParams.get('tab')} />
       <Link to={paths.home}>返回首页</Link>
     </Flex>
   );

@@ -1,12 +1,16 @@
 import { Alert, Card, Space, Tabs } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { loginEmail } from '../../features/auth/api/login-email';
+import { rememberAuthTab } from '../../features/auth/components/auth-panel';
 import { useSaleDomains } from '../../features/sale-domains/api/get-sale-domains';
 import { SaleDomainList } from '../../features/sale-domains/components/sale-domain-list';
 import { BuyMailboxForm } from '../../features/shop/components/buy-mailbox-form';
 import { OrderLookup } from '../../features/shop/components/order-lookup';
 import { RedeemCardForm } from '../../features/shop/components/redeem-card-form';
+import { showErrorMessage } from '../../lib/feedback';
 import { useSettingsStore } from '../../state/settings';
+import { useEnterSession } from '../use-enter-session';
 
 /** Store: domains for sale, buying one mailbox, redeeming a card, and looking up orders by phone. */
 export function Component() {
@@ -17,6 +21,17 @@ export function Component() {
   const [chosenDomain, setChosenDomain] = useState<number | undefined>();
   const domains = domainsQuery.data ?? [];
   const returnedOrder = searchParams.get('orderNo');
+  const enter = useEnterSession();
+  // 登录新邮箱 after a card was redeemed: the credentials just typed, straight into the new inbox.
+  const loginRedeemed = async (email: string, password: string) => {
+    try {
+      const { token } = await loginEmail({ email, password });
+      rememberAuthTab('mailbox');
+      await enter(token);
+    } catch (error) {
+      showErrorMessage((error as Error).message || '登录失败，请到登录页用邮箱登录');
+    }
+  };
 
   const items = [
     ...(storeOpen && domains.length > 0
@@ -28,7 +43,7 @@ export function Component() {
           },
         ]
       : []),
-    { key: 'redeem', label: '兑换卡密', children: <RedeemCardForm /> },
+    { key: 'redeem', label: '兑换卡密', children: <RedeemCardForm onLogin={loginRedeemed} /> },
     { key: 'orders', label: '查询订单', children: <OrderLookup /> },
   ];
   const active = items.some((item) => item.key === tab) ? tab : (items[0]?.key ?? 'redeem');

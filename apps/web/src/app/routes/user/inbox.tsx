@@ -3,7 +3,9 @@ import type { MailDetail } from '@youju/contract';
 import { Button, Grid } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { userScreens } from '../../../config/routes';
 import type { ComposeMode } from '../../../features/compose/components/compose-prefill';
+import { GuideCard } from '../../../features/dashboard/components/guide-card';
 import { InboxView } from '../../../features/mail/components/inbox-view';
 import { useSettings } from '../../../features/settings/api/get-settings';
 import { usePermissionStore } from '../../../state/permission';
@@ -83,6 +85,16 @@ export function Component() {
 
   return (
     <>
+      {/* A system account's first page: the first-run checklist until it is done or dismissed. */}
+      {permissionData.role === 'admin' || permissionData.role === 'user' ? (
+        <GuideCard
+          style={{ marginBottom: 16 }}
+          links={{
+            domains: userScreens.find((entry) => entry.screen === 'domain')?.path ?? '/user/domain',
+            inbox: userScreens.find((entry) => entry.screen === 'inbox')?.path ?? '/user/inbox',
+          }}
+        />
+      ) : null}
       <InboxView
         mailboxAddress={mailboxAddress}
         openMessageId={openMessageId}

@@ -5,6 +5,7 @@ import { useOpenDomains } from '../../../api/get-open-domains';
 import { rules } from '../../../config/validation';
 import { formatTime } from '../../../lib/dates';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { usePreselectOnly } from '../../../lib/use-preselect-only';
 import { useSettingsStore } from '../../../state/settings';
 import { useRegisterEmail } from '../api/register-email';
 
@@ -42,6 +43,11 @@ export function RegisterMailboxForm({ onAuthenticated }: RegisterMailboxFormProp
   const [form] = Form.useForm<RegisterValues>();
   const domainId = Form.useWatch('domainId', form);
   const domains = domainsQuery.data ?? [];
+  usePreselectOnly(
+    form,
+    'domainId',
+    domainsQuery.data?.map((domain) => domain.id),
+  );
   const domainName = domains.find((domain) => domain.id === domainId)?.name;
 
   if (registrationOpen === false) {

@@ -23,7 +23,13 @@ interface DomainFormDialogProps {
 
 function initialValues(domain: Domain | null): DomainFormValues {
   if (!domain)
-    return { name: '', publicRegistration: false, forSale: false, priceYuan: null, confirmFreeAndSale: false };
+    return {
+      name: '',
+      publicRegistration: false,
+      forSale: false,
+      priceYuan: null,
+      confirmFreeAndSale: false,
+    };
   return {
     name: domain.displayName,
     publicRegistration: domain.publicRegistration,
@@ -111,7 +117,13 @@ export function DomainFormDialog({ domain, onClose }: DomainFormDialogProps) {
           ]}
           extra="买家购买一个邮箱支付的金额"
         >
-          <InputNumber min={0.01} max={1_000_000} precision={2} placeholder="如 9.90" style={{ width: '100%' }} />
+          <InputNumber
+            min={0.01}
+            max={1_000_000}
+            precision={2}
+            placeholder="如 9.90"
+            style={{ width: '100%' }}
+          />
         </Form.Item>
       ) : null}
       {both ? (
@@ -129,7 +141,9 @@ export function DomainFormDialog({ domain, onClose }: DomainFormDialogProps) {
             rules={[
               {
                 validator: (_rule, value) =>
-                  value ? Promise.resolve() : Promise.reject(new Error('请确认同时开放注册和出售，或关闭其中一项')),
+                  value
+                    ? Promise.resolve()
+                    : Promise.reject(new Error('请确认同时开放注册和出售，或关闭其中一项')),
               },
             ]}
           >

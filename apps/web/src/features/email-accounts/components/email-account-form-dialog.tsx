@@ -7,6 +7,7 @@ import { rules } from '../../../config/validation';
 import { bytesToMegabytes, megabytesToBytes } from '../../../lib/bytes';
 import { dayjs } from '../../../lib/dates';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { usePreselectOnly } from '../../../lib/use-preselect-only';
 import { useCreateEmailAccount } from '../api/create-email-account';
 import { useEditEmailAccount } from '../api/edit-email-account';
 
@@ -42,6 +43,12 @@ export function EmailAccountFormDialog({ account, open, onClose }: EmailAccountF
   const [form] = Form.useForm<FormValues>();
   const editing = account !== null;
   const domainsQuery = useDomains(open && !editing);
+  usePreselectOnly(
+    form,
+    'domainId',
+    domainsQuery.data?.map((domain) => domain.id),
+    open && !editing,
+  );
   const createMutation = useCreateEmailAccount((created) => {
     showSuccessMessage(`已创建邮箱 ${created.email}`);
     onClose();

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { OrderNotice } from '@youju/contract';
 import { useEffect } from 'react';
-import { openEventStream } from '../../../lib/http';
 import { showInfoNotification } from '../../../lib/feedback';
+import { openEventStream } from '../../../lib/http';
 import { orderKeys } from './get-orders';
 
 /** An `order` event's data, or null when it does not parse. */

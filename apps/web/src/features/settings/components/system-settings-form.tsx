@@ -419,7 +419,8 @@ export function SystemSettingsForm({
       {payment ? (
         <Card title="支付" id="payment" style={{ marginBottom: 16, scrollMarginTop: 80 }}>
           <Typography.Paragraph type="secondary">
-            商店的全部收款设置都在这里：人工确认收款（买家线下付款，域名所有者或管理员在“卡密管理 → 订单”中确认收款后开通邮箱）和易支付在线收款。
+            商店的全部收款设置都在这里：人工确认收款（买家线下付款，域名所有者或管理员在“卡密管理 →
+            订单”中确认收款后开通邮箱）和易支付在线收款。
           </Typography.Paragraph>
           <Row gutter={16}>
             <Col>

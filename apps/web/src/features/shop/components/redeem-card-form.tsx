@@ -1,16 +1,33 @@
 import type { VerCardBody, VerCardData } from '@youju/contract';
 import { Button, Form, Input, Result, Select, Typography } from 'antd';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useOpenDomains } from '../../../api/get-open-domains';
 import { rules } from '../../../config/validation';
 import { formatTime } from '../../../lib/dates';
+import { usePreselectOnly } from '../../../lib/use-preselect-only';
 import { useRedeemCard } from '../api/redeem-card';
 
+interface RedeemCardFormProps {
+  /**
+   * Logs into the mailbox just redeemed with the address and the password just typed (kept in this
+   * component's memory only: never in the address, never in storage); absent: no such button.
+   */
+  onLogin?: (email: string, password: string) => Promise<void>;
+}
+
 /** Redeem a card: a new mailbox (or, with that mailbox's password, more time for an existing one). */
-export function RedeemCardForm() {
+export function RedeemCardForm({ onLogin }: RedeemCardFormProps = {}) {
   const [form] = Form.useForm<VerCardBody>();
   const [result, setResult] = useState<VerCardData | null>(null);
+  const password = useRef('');
+  const [loggingIn, setLoggingIn] = useState(false);
   const domainsQuery = useOpenDomains();
+  usePreselectOnly(
+    form,
+    'domainId',
+    domainsQuery.data?.map((domain) => domain.id),
+    result === null,
+  );
   const redeemMutation = useRedeemCard(setResult);
 
   if (result) {
@@ -24,20 +41,40 @@ export function RedeemCardForm() {
             <Typography.Text strong data-testid="redeemed-address">
               {result.address}
             </Typography.Text>
-            {result.expiresAt ? `，有效期至 ${formatTime(result.expiresAt)}` : ''}
-            。请在登录页选择“邮箱登录”，用这个地址和你设置的密码登录。
+            {result.expiresAt ? `，有效期至 ${formatTime(result.expiresAt)}` : ''}。
+            {onLogin ? '点击下方按钮直接登录，' : ''}以后可在登录页选择“邮箱登录”，用这个地址和密码登录。
           </>
         }
-        extra={
+        extra={[
+          onLogin ? (
+            <Button
+              key="login"
+              type="primary"
+              loading={loggingIn}
+              onClick={async () => {
+                setLoggingIn(true);
+                try {
+                  await onLogin(result.address, password.current);
+                  password.current = '';
+                } finally {
+                  setLoggingIn(false);
+                }
+              }}
+            >
+              登录新邮箱
+            </Button>
+          ) : null,
           <Button
+            key="again"
             onClick={() => {
+              password.current = '';
               setResult(null);
               form.resetFields();
             }}
           >
             继续兑换
-          </Button>
-        }
+          </Button>,
+        ]}
       />
     );
   }
@@ -48,9 +85,10 @@ export function RedeemCardForm() {
       layout="vertical"
       name="redeem-card-form"
       style={{ maxWidth: 520 }}
-      onFinish={(values) =>
-        redeemMutation.mutate({ ...values, code: values.code.trim(), localPart: values.localPart.trim() })
-      }
+      onFinish={(values) => {
+        password.current = values.password;
+        redeemMutation.mutate({ ...values, code: values.code.trim(), localPart: values.localPart.trim() });
+      }}
     >
       <Form.Item name="code" label="卡密" rules={[{ required: true, message: '请输入卡密' }]}>
         <Input placeholder="如 YJ-XXXX-XXXX-XXXX-XXXX" autoComplete="off" />
