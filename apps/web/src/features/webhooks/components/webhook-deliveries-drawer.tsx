@@ -10,7 +10,11 @@ const statusTags: Record<WebhookDelivery['status'], { color: string; text: strin
   failed: { color: 'error', text: '失败' },
 };
 
-const eventLabels: Record<string, string> = { 'mail.received': '新邮件', 'webhook.test': '测试' };
+const eventLabels: Record<string, string> = {
+  'mail.received': '新邮件',
+  'order.created': '新订单',
+  'webhook.test': '测试',
+};
 
 /** 投递记录: each delivery with its attempts and every response code, newest first. */
 export function WebhookDeliveriesDrawer({ webhook, onClose }: { webhook: Webhook; onClose: () => void }) {

@@ -1,13 +1,19 @@
-import type { CreatedWebhook, Webhook } from '@youju/contract';
-import { Alert, Form, Input, Modal } from 'antd';
+import type { CreatedWebhook, Webhook, WebhookEvent } from '@youju/contract';
+import { Alert, Checkbox, Form, Input, Modal } from 'antd';
 import { showSuccessMessage } from '../../../lib/feedback';
 import { useAddWebhook, useEditWebhook } from '../api/change-webhooks';
 
 interface WebhookFormValues {
   url: string;
+  events: WebhookEvent[];
   address?: string;
   secret?: string;
 }
+
+const eventOptions: { value: WebhookEvent; label: string }[] = [
+  { value: 'mail.received', label: '新邮件（mail.received）' },
+  { value: 'order.created', label: '新订单（order.created，你的域名在商店有人下单）' },
+];
 
 interface WebhookFormDialogProps {
   /** the webhook to edit; absent to add one */
@@ -35,10 +41,11 @@ export function WebhookFormDialog({ webhook, onClose, onCreated }: WebhookFormDi
 
   const submit = (values: WebhookFormValues) => {
     const address = values.address?.trim() ? values.address.trim() : null;
-    if (webhook) edit.mutate({ id: webhook.id, url: values.url.trim(), address });
+    if (webhook) edit.mutate({ id: webhook.id, url: values.url.trim(), events: values.events, address });
     else
       add.mutate({
         url: values.url.trim(),
+        events: values.events,
         address,
         ...(values.secret?.trim() ? { secret: values.secret.trim() } : {}),
       });
@@ -59,14 +66,18 @@ export function WebhookFormDialog({ webhook, onClose, onCreated }: WebhookFormDi
         name="webhook-form"
         form={form}
         layout="vertical"
-        initialValues={{ url: webhook?.url ?? '', address: webhook?.address ?? '' }}
+        initialValues={{
+          url: webhook?.url ?? '',
+          events: webhook?.events ?? ['mail.received'],
+          address: webhook?.address ?? '',
+        }}
         onValuesChange={() => mutation.reset()}
         onFinish={submit}
       >
         <Form.Item
           name="url"
           label="回调地址"
-          extra="新邮件到达时向这个地址 POST JSON；只支持 http:// 和 https://，不能是本机或内网地址"
+          extra="所选事件发生时向这个地址 POST JSON；只支持 http:// 和 https://，不能是本机或内网地址"
           rules={[
             { required: true, whitespace: true, message: '请输入回调地址' },
             { pattern: /^https?:\/\/\S+$/i, message: '请输入以 http:// 或 https:// 开头的完整地址' },
@@ -74,6 +85,13 @@ export function WebhookFormDialog({ webhook, onClose, onCreated }: WebhookFormDi
           ]}
         >
           <Input placeholder="https://example.com/youju-webhook" inputMode="url" />
+        </Form.Item>
+        <Form.Item
+          name="events"
+          label="推送的事件"
+          rules={[{ required: true, type: 'array', min: 1, message: '请至少选择一个事件' }]}
+        >
+          <Checkbox.Group options={eventOptions} />
         </Form.Item>
         <Form.Item name="address" label="只推送这个邮箱" extra="留空则推送你名下所有邮箱收到的邮件">
           <Input placeholder="例如 code@你的域名" inputMode="email" />
