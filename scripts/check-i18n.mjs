@@ -101,10 +101,7 @@ for (const path of files(join(root, 'apps/web/src'), /\.tsx?$/)) {
 function serverCatalogue() {
   const keys = new Set();
   const visit = (node) => {
-    if (
-      ts.isPropertyAssignment(node) &&
-      (ts.isStringLiteral(node.name) || ts.isIdentifier(node.name))
-    )
+    if (ts.isPropertyAssignment(node) && (ts.isStringLiteral(node.name) || ts.isIdentifier(node.name)))
       keys.add(node.name.text);
     ts.forEachChild(node, visit);
   };
