@@ -151,6 +151,7 @@ check('lint and format (biome, zero warnings)', process.execPath, [
 check('architecture rules (scripts/lint-architecture.mjs)', process.execPath, [
   join(root, 'scripts/lint-architecture.mjs'),
 ]);
+check('both languages (scripts/check-i18n.mjs)', process.execPath, [join(root, 'scripts/check-i18n.mjs')]);
 suite('contract', 'contract');
 suite('tooling (architecture checker)', 'tooling');
 suite('web (unit)', 'web');

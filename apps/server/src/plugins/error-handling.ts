@@ -1,6 +1,7 @@
 import { DefaultMessage, ErrorCode, type ErrorCodeValue, httpStatusFor, LOGIN_URL } from '@youju/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApiError, isDatabaseUnavailable, isStorageFull } from '../lib/api-error.js';
+import { localize, requestLanguage } from '../lib/i18n/index.js';
 import { validationMessage } from './validation.js';
 
 function send(code: ErrorCodeValue, msg: string, extra: Record<string, unknown> = {}) {
@@ -45,6 +46,15 @@ const DATABASE_RETRY_AFTER_SECONDS = 5;
  * are logged with context and answered without detail.
  */
 export function installErrorHandling(app: FastifyInstance): void {
+  // A failure's `msg` in the caller's language (Accept-Language; Chinese by default): every one,
+  // whether from here or sent directly by a route or plugin, passes this hook as an object.
+  app.addHook('preSerialization', async (request, reply, payload: unknown) => {
+    if (reply.statusCode < 400 || typeof payload !== 'object' || payload === null) return payload;
+    const { msg } = payload as { msg?: unknown };
+    if (typeof msg !== 'string') return payload;
+    const language = requestLanguage(request.headers['accept-language']);
+    return language === 'zh-CN' ? payload : { ...payload, msg: localize(msg, language) };
+  });
   app.setErrorHandler((thrown: unknown, request, reply) => {
     const error = thrown as FastifyError;
     let result: { status: number; body: Record<string, unknown> };

@@ -3,6 +3,7 @@
 import 'virtual:antd-style/base.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { loadLocale } from '../lib/i18n';
 import { loadStartupVariables } from '../lib/variables';
 import { AppProvider } from './provider';
 import { AppRouter } from './router';
@@ -16,10 +17,13 @@ void loadStartupVariables();
 const container = document.getElementById('root');
 if (!container) throw new Error('页面缺少 #root 容器');
 
-createRoot(container).render(
-  <StrictMode>
-    <AppProvider>
-      <AppRouter />
-    </AppProvider>
-  </StrictMode>,
+// The chosen language first: English waits for its catalogue; Chinese (the default) does not wait.
+void loadLocale().then(() =>
+  createRoot(container).render(
+    <StrictMode>
+      <AppProvider>
+        <AppRouter />
+      </AppProvider>
+    </StrictMode>,
+  ),
 );

@@ -75,13 +75,13 @@ describe('api client', () => {
     await failed;
   });
 
-  it('sends the stored token as a bearer header, and none without a token', async () => {
+  it('sends the stored token as a bearer header, and none without a token; always the interface language', async () => {
     const seen = answer({ error: 0, msg: 'ok' });
     await requestEnvelope({ method: 'GET', url: '/user/getInbox' });
-    expect(seen[0]?.headers).toEqual({});
+    expect(seen[0]?.headers).toEqual({ 'Accept-Language': 'zh-CN' });
     localStorage.setItem('token', 'abc123');
     await requestEnvelope({ method: 'GET', url: '/user/getInbox' });
-    expect(seen[1]?.headers).toEqual({ Authorization: 'Bearer abc123' });
+    expect(seen[1]?.headers).toEqual({ Authorization: 'Bearer abc123', 'Accept-Language': 'zh-CN' });
   });
 
   it('on error 302 clears the token, navigates to the url and rejects with the body msg', async () => {

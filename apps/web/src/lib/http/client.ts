@@ -1,9 +1,9 @@
 import type { Envelope } from '@youju/contract';
 import { unwrap } from './api-error';
 import {
+  apiHeaders,
   apiTimeoutMs,
   apiUrl,
-  authorizationHeader,
   followLoginRedirect,
   isLoginExpired,
   transportFailure,
@@ -60,7 +60,7 @@ export async function requestEnvelope<T = unknown>(request: ApiRequest): Promise
   const cancel = () => call.abort();
   if (request.signal?.aborted) cancel();
   else request.signal?.addEventListener('abort', cancel);
-  const headers = authorizationHeader();
+  const headers = apiHeaders();
   if (request.data !== undefined) headers['Content-Type'] = 'application/json';
   let status: number;
   let text: string;

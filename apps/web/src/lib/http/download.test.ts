@@ -34,7 +34,7 @@ describe('file downloads', () => {
     ).rejects.toThrow(new ApiError(403, '没有权限'));
     expect(seen[0]).toEqual({
       url: '/api/user/exportCard?batchId=b1&format=csv',
-      headers: { Authorization: 'Bearer abc123' },
+      headers: { Authorization: 'Bearer abc123', 'Accept-Language': 'zh-CN' },
     });
     await expect(downloadFile('/user/sentRaw/7')).rejects.toThrow('没有权限');
     expect(seen[1]?.url).toBe('/api/user/sentRaw/7');

@@ -2,9 +2,9 @@ import type { Envelope } from '@youju/contract';
 import { saveBlob } from '../save-blob';
 import { ApiError, unwrap } from './api-error';
 import {
+  apiHeaders,
   apiTimeoutMs,
   apiUrl,
-  authorizationHeader,
   followLoginRedirect,
   isLoginExpired,
   type QueryParams,
@@ -17,7 +17,7 @@ import {
  */
 async function fetchFile(url: string, networkMessage: string): Promise<Response> {
   try {
-    return await fetch(url, { headers: authorizationHeader(), signal: AbortSignal.timeout(apiTimeoutMs) });
+    return await fetch(url, { headers: apiHeaders(), signal: AbortSignal.timeout(apiTimeoutMs) });
   } catch {
     throw new Error(networkMessage);
   }

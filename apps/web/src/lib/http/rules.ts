@@ -1,5 +1,6 @@
 import { DefaultMessage, type Envelope, ErrorCode, LOGIN_URL } from '@youju/contract';
 import { clearToken, readToken } from '../../state/session';
+import { acceptLanguage } from '../i18n';
 import { navigateTo } from '../navigation';
 
 // The rules every kind of call follows (JSON, upload, download, event stream): the base URL, the
@@ -21,6 +22,14 @@ export const transportFailure = {
 export function authorizationHeader(): Record<string, string> {
   const token = readToken();
   return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+/**
+ * The headers of every API request: the token, and the interface's language, so that the server's
+ * `msg` comes in it (said always: the browser's own Accept-Language may differ from the choice).
+ */
+export function apiHeaders(): Record<string, string> {
+  return { ...authorizationHeader(), 'Accept-Language': acceptLanguage() };
 }
 
 /** `{ error: 302, url }`: the login has expired or was never there. */

@@ -1,7 +1,7 @@
 import type { Envelope } from '@youju/contract';
 import { unwrap } from './api-error';
 import { envelopeFrom } from './client';
-import { apiTimeoutMs, apiUrl, authorizationHeader, transportFailure } from './rules';
+import { apiHeaders, apiTimeoutMs, apiUrl, transportFailure } from './rules';
 
 export interface UploadOptions {
   /** the multipart field the file goes in */
@@ -24,7 +24,7 @@ export async function upload<T>(url: string, file: Blob, options: UploadOptions)
   const envelope = await new Promise<Envelope<T>>((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', apiUrl(url));
-    for (const [name, value] of Object.entries(authorizationHeader())) request.setRequestHeader(name, value);
+    for (const [name, value] of Object.entries(apiHeaders())) request.setRequestHeader(name, value);
     request.timeout = apiTimeoutMs;
     request.upload.onprogress = (event) => {
       const total = event.lengthComputable ? event.total : file.size;
