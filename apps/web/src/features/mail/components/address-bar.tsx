@@ -58,12 +58,12 @@ function AddressPicker({ value, onChange }: Omit<AddressBarProps, 'mailboxAddres
   const markAll = useMarkAllRead((updated) => showSuccessMessage(`已将 ${updated} 封邮件标为已读`));
 
   /** An option's unread count and, when there is unread mail, its 全部已读 control. */
-  const optionUnread = (address: string, withAction: boolean) => {
+  const optionUnread = (address: string) => {
     const count = address === '' ? (unread.data?.total ?? 0) : (byAddress[address] ?? 0);
     return (
       <Space size={4}>
         <UnreadBadge count={count} />
-        {withAction && count > 0 ? (
+        {count > 0 ? (
           <Tooltip title="全部标为已读">
             <Button
               type="text"
@@ -92,11 +92,11 @@ function AddressPicker({ value, onChange }: Omit<AddressBarProps, 'mailboxAddres
   const selected = addresses.data?.find((item) => item.address === value);
 
   return (
-    <Space size="middle" wrap>
+    <Space size="middle" wrap className="inbox-address-picker">
       <Select
         aria-label="邮箱地址"
         showSearch
-        style={{ minWidth: 300 }}
+        className="inbox-address-select"
         value={value}
         loading={addresses.isPending}
         onChange={onChange}
@@ -104,13 +104,15 @@ function AddressPicker({ value, onChange }: Omit<AddressBarProps, 'mailboxAddres
         optionRender={(option) => (
           <Space style={{ width: '100%', justifyContent: 'space-between' }}>
             <span>{option.label}</span>
-            {optionUnread(String(option.value), true)}
+            {optionUnread(String(option.value))}
           </Space>
         )}
         labelRender={(option) => (
           <Space>
             <span>{option.label}</span>
-            {optionUnread(String(option.value), false)}
+            <UnreadBadge
+              count={option.value === '' ? (unread.data?.total ?? 0) : (byAddress[String(option.value)] ?? 0)}
+            />
           </Space>
         )}
       />

@@ -21,6 +21,8 @@ interface BulkToolbarProps {
   busy: boolean;
   onCheckAll: (checked: boolean) => void;
   onAction: (action: BulkAction) => void;
+  /** shown at the end of the bar while nothing is checked */
+  idleAction?: ReactNode;
 }
 
 const ACTIONS: { action: BulkAction; label: string; icon: ReactNode; onPhone: boolean }[] = [
@@ -36,7 +38,15 @@ const ACTIONS: { action: BulkAction; label: string; icon: ReactNode; onPhone: bo
  * can be done to the checked mail. Icon buttons named by their tooltip and aria-label; on a phone
  * the three less common actions sit in a 更多 menu.
  */
-export function BulkToolbar({ total, checked, narrow, busy, onCheckAll, onAction }: BulkToolbarProps) {
+export function BulkToolbar({
+  total,
+  checked,
+  narrow,
+  busy,
+  onCheckAll,
+  onAction,
+  idleAction,
+}: BulkToolbarProps) {
   const shown = narrow ? ACTIONS.filter((entry) => entry.onPhone) : ACTIONS;
   const more = narrow ? ACTIONS.filter((entry) => !entry.onPhone) : [];
   return (
@@ -82,9 +92,12 @@ export function BulkToolbar({ total, checked, narrow, busy, onCheckAll, onAction
           </span>
         </>
       ) : (
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-          全选
-        </Typography.Text>
+        <>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            全选
+          </Typography.Text>
+          {idleAction ? <span className="inbox-bulk-actions">{idleAction}</span> : null}
+        </>
       )}
     </div>
   );

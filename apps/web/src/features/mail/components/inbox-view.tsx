@@ -181,6 +181,25 @@ export function InboxView({
       onError: (error) => showErrorMessage(error.message),
     });
 
+  // In the list's header on a desktop; on a phone, where that header is full, in the bulk bar.
+  const markAllButton = (
+    <Tooltip
+      title={
+        mailboxAddress || address
+          ? `将 ${mailboxAddress || address} 的邮件全部标为已读`
+          : '将全部地址的邮件标为已读'
+      }
+    >
+      <Button
+        type="text"
+        aria-label="全部标为已读"
+        icon={<CheckCircleOutlined />}
+        loading={markAll.isPending}
+        onClick={markAllRead}
+      />
+    </Tooltip>
+  );
+
   // Keyboard shortcuts (a desktop's keyboard; phones have none to speak of).
   useInboxShortcuts(!helpOpen, (shortcut: InboxShortcut) => {
     const index = selectedId === null ? -1 : list.findIndex((item) => item.id === selectedId);
@@ -251,21 +270,7 @@ export function InboxView({
             extra={
               <Space size={4}>
                 {headerActions}
-                <Tooltip
-                  title={
-                    mailboxAddress || address
-                      ? `将 ${mailboxAddress || address} 的邮件全部标为已读`
-                      : '将全部地址的邮件标为已读'
-                  }
-                >
-                  <Button
-                    type="text"
-                    aria-label="全部标为已读"
-                    icon={<CheckCircleOutlined />}
-                    loading={markAll.isPending}
-                    onClick={markAllRead}
-                  />
-                </Tooltip>
+                {narrow ? null : markAllButton}
                 {narrow ? null : (
                   <Tooltip title="键盘快捷键（?）">
                     <Button
@@ -318,6 +323,7 @@ export function InboxView({
                 busy={setRead.isPending || star.isPending}
                 onCheckAll={(all) => setChecked(new Set(all ? list.map((item) => item.id) : []))}
                 onAction={runBulk}
+                idleAction={narrow ? markAllButton : null}
               />
             ) : null}
             <MessageList
