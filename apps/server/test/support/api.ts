@@ -142,6 +142,8 @@ export interface ApiBodies {
   'user/getUnreadEmail': ApiEnvelope<UnreadData>;
   'user/setReadEmail': Done;
   'user/updateEmail': ApiEnvelope<MailItem>;
+  'user/starEmail': ApiEnvelope<Static<typeof UpdatedCount>>;
+  'user/markAllRead': ApiEnvelope<Static<typeof UpdatedCount>>;
   'user/delEmail': ApiEnvelope<Static<typeof DeletedCount>>;
   'user/deleteEmailsInTimeRange': ApiEnvelope<Static<typeof DeletedCount>>;
   'user/getFilters': ApiEnvelope<Static<typeof FilterList>>;

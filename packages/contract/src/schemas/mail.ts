@@ -113,6 +113,21 @@ export const UpdateEmailBody = Type.Object({
   starred: Type.Optional(Type.Boolean()),
   spam: Type.Optional(Type.Boolean()),
 });
+/**
+ * starEmail: star or unstar several messages at once (updateEmail takes one). Ids outside the
+ * caller's mail are skipped; `updated` counts the ones changed. At most 1000 ids, like setReadEmail
+ * and delEmail.
+ */
+export const StarEmailBody = Type.Object({ ids: Ids, starred: Type.Boolean() });
+export type StarEmailBody = Static<typeof StarEmailBody>;
+/**
+ * markAllRead: every unread received message (inbox and junk) of the caller's mail, or of one of its
+ * addresses; an address outside the caller's mail answers 404.
+ */
+export const MarkAllReadBody = Type.Object({
+  address: Type.Optional(Type.String({ minLength: 1, maxLength: 254 })),
+});
+export type MarkAllReadBody = Static<typeof MarkAllReadBody>;
 export const DeleteRangeBody = Type.Object({
   start: TimeInput,
   end: TimeInput,

@@ -1,4 +1,11 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type SqlBool,
+  sql,
+  type Transaction,
+} from 'kysely';
 import { type Database, FOLDER_NAMES, type FolderName, type MailFolderRow } from '../schema.js';
 import type { Queryable } from './queryable.js';
 
@@ -125,6 +132,31 @@ export async function advanceModseq(
     .returning('highest_modseq')
     .executeTakeFirst();
   return row === undefined ? undefined : Number(row.highest_modseq);
+}
+
+/**
+ * Raises, in one statement, the modseq of every folder that `where` picks (the caller's condition
+ * on `mail_folders`, e.g. "holds an unread message of these mailboxes"); for a change to many
+ * messages across mailboxes at once (RFC 7162 section 3.1.1, as `advanceModseq`).
+ */
+export async function advanceModseqOfFolders(
+  trx: Queryable,
+  where: (eb: ExpressionBuilder<Database, 'mail_folders'>) => Expression<SqlBool>,
+): Promise<void> {
+  await trx
+    .updateTable('mail_folders')
+    .set((eb) => ({ highest_modseq: eb('highest_modseq', '+', 1) }))
+    .where(where)
+    .execute();
+}
+
+/** The modseq of the folder of the message row of the outer query (a scalar subquery). */
+export function folderModseqOfMessage(eb: ExpressionBuilder<Database, 'messages'>) {
+  return eb
+    .selectFrom('mail_folders')
+    .select('mail_folders.highest_modseq')
+    .whereRef('mail_folders.mailbox_id', '=', 'messages.mailbox_id')
+    .whereRef('mail_folders.name', '=', 'messages.folder');
 }
 
 /** Runs `work` in `db`'s open transaction, or in a new one. */

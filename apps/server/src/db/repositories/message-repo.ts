@@ -3,7 +3,13 @@ import type { Engine } from '../database.js';
 import type { Database, FolderName, MessageRow, NewMessageRow } from '../schema.js';
 import { BIGRAM, bigramQuery } from '../search-bigrams.js';
 import type { OwnerScope } from './domain-repo.js';
-import { advanceModseq, reserveUids, withTransaction } from './folder-repo.js';
+import {
+  advanceModseq,
+  advanceModseqOfFolders,
+  folderModseqOfMessage,
+  reserveUids,
+  withTransaction,
+} from './folder-repo.js';
 import type { Queryable } from './queryable.js';
 
 /**
@@ -281,6 +287,61 @@ export async function markMessageRead(db: Queryable, id: number): Promise<void> 
 
 export async function setMessagesRead(db: Queryable, ids: number[], read: number): Promise<void> {
   await changeMessageFlags(db, ids, { read });
+}
+
+export async function setMessagesStarred(db: Queryable, ids: number[], starred: number): Promise<void> {
+  await changeMessageFlags(db, ids, { starred });
+}
+
+/** The folders whose unread messages count as new mail (see `unreadMessageCount`). */
+const RECEIVED_FOLDERS: FolderName[] = ['inbox', 'junk'];
+
+/**
+ * Marks every unread received message (inbox and junk) within `scope`, or of the one mailbox
+ * `mailboxId` within it, read: one UPDATE of the folders (their modseq, so IMAP sessions see the
+ * change, RFC 7162 section 3.1.1) and one of the messages, whatever the number of mailboxes.
+ * Returns how many messages changed.
+ */
+export async function markReceivedMessagesRead(
+  db: Queryable,
+  scope: MailboxScope,
+  mailboxId?: number,
+): Promise<number> {
+  // The unread received messages in reach, under another name so that they can refer to the
+  // outer statement's row.
+  const unread = (trx: Queryable) => {
+    let query = trx
+      .selectFrom('messages as unread')
+      .innerJoin('mailboxes as owner', 'owner.id', 'unread.mailbox_id')
+      .where('unread.read', '=', 0)
+      .where('unread.folder', 'in', RECEIVED_FOLDERS);
+    if (scope.kind === 'mailbox') query = query.where('unread.mailbox_id', '=', scope.mailboxId);
+    if (scope.kind === 'owner') query = query.where('owner.owner_id', '=', scope.ownerId);
+    if (mailboxId !== undefined) query = query.where('unread.mailbox_id', '=', mailboxId);
+    return query;
+  };
+  return withTransaction(db, async (trx) => {
+    await advanceModseqOfFolders(trx, (eb) =>
+      eb.and([
+        eb('mail_folders.name', 'in', RECEIVED_FOLDERS),
+        eb.exists(
+          unread(trx)
+            .select('unread.id')
+            .where('unread.mailbox_id', '=', eb.ref('mail_folders.mailbox_id'))
+            .where('unread.folder', '=', eb.ref('mail_folders.name')),
+        ),
+      ]),
+    );
+    const result = await trx
+      .updateTable('messages')
+      .set((eb) => ({
+        read: 1,
+        modseq: eb.fn.coalesce(folderModseqOfMessage(eb), eb.ref('messages.modseq')),
+      }))
+      .where('messages.id', 'in', unread(trx).select('unread.id'))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  });
 }
 
 export async function updateMessageFlags(

@@ -14,9 +14,12 @@ import {
   InboxQuery,
   MailDetail,
   MailItem,
+  MarkAllReadBody,
   Page,
   SetReadBody,
+  StarEmailBody,
   UnreadData,
+  UpdatedCount,
   UpdateEmailBody,
 } from '@youju/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -105,6 +108,17 @@ export const mailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/updateEmail',
     { onRequest: reader, schema: { body: UpdateEmailBody, response: { 200: Envelope(MailItem) } } },
     async (request) => ok(await mail.update(caller(request), request.body)),
+  );
+  app.post(
+    '/starEmail',
+    { onRequest: reader, schema: { body: StarEmailBody, response: { 200: Envelope(UpdatedCount) } } },
+    async (request) =>
+      ok({ updated: await mail.star(caller(request), request.body.ids, request.body.starred) }),
+  );
+  app.post(
+    '/markAllRead',
+    { onRequest: reader, schema: { body: MarkAllReadBody, response: { 200: Envelope(UpdatedCount) } } },
+    async (request) => ok({ updated: await mail.markAllRead(caller(request), request.body.address) }),
   );
   app.post(
     '/delEmail',

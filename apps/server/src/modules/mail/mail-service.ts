@@ -17,6 +17,8 @@ import {
   deleteRetiredAddressesBefore,
   findAddressInScope,
   findExpiredTemporaryMailboxIds,
+  findMailboxById,
+  findMailboxIdByAddressInScope,
   insertMailbox,
   listAddressesWithUnread,
   releaseMailboxUsage,
@@ -35,9 +37,11 @@ import {
   type MailboxScope,
   type MessageItemRow,
   markMessageRead,
+  markReceivedMessagesRead,
   type SearchTuning,
   searchInboxPage,
   setMessagesRead,
+  setMessagesStarred,
   updateMessageFlags,
 } from '../../db/repositories/message-repo.js';
 import { deleteOrphanRawMessages } from '../../db/repositories/raw-message-repo.js';
@@ -273,6 +277,34 @@ export function createMailService(
         await updateMessageFlags(db, input.id, changes);
       }
       return mailItemView(await loadOne(auth, input.id));
+    },
+
+    /** starEmail: the caller's messages among `ids` starred or not; others are skipped. */
+    async star(auth: AuthContext, ids: number[], starred: boolean): Promise<number> {
+      const allowed = await allowedIds(auth, ids);
+      if (allowed.length === 0) return 0;
+      await setMessagesStarred(db, allowed, starred ? 1 : 0);
+      return allowed.length;
+    },
+
+    /**
+     * markAllRead: every unread received message the caller reaches, or of one address of it. An
+     * address outside the caller's mail (another account's, another mailbox's, none) answers
+     * exactly like one that does not exist.
+     */
+    async markAllRead(auth: AuthContext, address?: string): Promise<number> {
+      const reach = scope(auth);
+      if (address === undefined) return markReceivedMessagesRead(db, reach);
+      const wanted = address.trim().toLowerCase();
+      let mailboxId: number | undefined;
+      if (auth.role === 'mailbox') {
+        const own = auth.mailboxId === null ? undefined : await findMailboxById(db, auth.mailboxId);
+        if (own && own.address === wanted) mailboxId = own.id;
+      } else {
+        mailboxId = await findMailboxIdByAddressInScope(db, managedScope(auth), wanted);
+      }
+      if (mailboxId === undefined) throw ApiError.notFound('邮箱地址不存在');
+      return markReceivedMessagesRead(db, reach, mailboxId);
     },
 
     async remove(auth: AuthContext, ids: number[]): Promise<number> {

@@ -89,9 +89,16 @@ export async function apiGet<T = unknown>(url: string, params?: object): Promise
   return unwrap(await requestEnvelope<T>({ method: 'GET', url, params }));
 }
 
-/** POST a JSON body under /api: the envelope's data, or an ApiError with the server's message. */
-export async function apiPost<T = unknown>(url: string, data?: unknown): Promise<T> {
-  return unwrap(await requestEnvelope<T>({ method: 'POST', url, data }));
+/**
+ * POST a JSON body under /api: the envelope's data, or an ApiError with the server's message.
+ * `keepalive` lets the request outlive the page (a last write while the page is being left).
+ */
+export async function apiPost<T = unknown>(
+  url: string,
+  data?: unknown,
+  options: { keepalive?: boolean } = {},
+): Promise<T> {
+  return unwrap(await requestEnvelope<T>({ method: 'POST', url, data, ...options }));
 }
 
 /** DELETE under /api: the envelope's data, or an ApiError with the server's message. */

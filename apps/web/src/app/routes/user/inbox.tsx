@@ -100,6 +100,7 @@ export function Component() {
         openMessageId={openMessageId}
         onOpen={open}
         onClose={close}
+        onReply={(detail) => compose({ mode: 'reply', original: detail })}
         headerActions={
           <Button
             type="primary"

@@ -1,10 +1,11 @@
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { CheckCircleOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Badge, Button, Popconfirm, Select, Space, Tooltip, Typography } from 'antd';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useAddresses } from '../../../api/get-addresses';
-import { showSuccessMessage } from '../../../lib/feedback';
+import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
 import { useDeleteAddress } from '../api/delete-address';
 import { useUnread } from '../api/get-unread';
+import { useMarkAllRead } from '../api/mark-all-read';
 
 /** The dialog (a form) is fetched when it is first asked for. */
 const CreateAddressDialog = lazy(() =>
@@ -54,6 +55,32 @@ function AddressPicker({ value, onChange }: Omit<AddressBarProps, 'mailboxAddres
     onChange('');
   });
   const byAddress = unread.data?.byAddress ?? {};
+  const markAll = useMarkAllRead((updated) => showSuccessMessage(`已将 ${updated} 封邮件标为已读`));
+
+  /** An option's unread count and, when there is unread mail, its 全部已读 control. */
+  const optionUnread = (address: string) => {
+    const count = address === '' ? (unread.data?.total ?? 0) : (byAddress[address] ?? 0);
+    return (
+      <Space size={4}>
+        <UnreadBadge count={count} />
+        {count > 0 ? (
+          <Tooltip title="全部标为已读">
+            <Button
+              type="text"
+              size="small"
+              aria-label={`将 ${address || '全部地址'} 全部标为已读`}
+              icon={<CheckCircleOutlined />}
+              onClick={(event) => {
+                // Marking an address read does not pick it.
+                event.stopPropagation();
+                markAll.mutate(address || undefined, { onError: (error) => showErrorMessage(error.message) });
+              }}
+            />
+          </Tooltip>
+        ) : null}
+      </Space>
+    );
+  };
 
   // Mailbox accounts the user owns receive mail too, though they are not temporary addresses: they
   // appear once they have unread mail, so that none is out of reach.
@@ -65,11 +92,11 @@ function AddressPicker({ value, onChange }: Omit<AddressBarProps, 'mailboxAddres
   const selected = addresses.data?.find((item) => item.address === value);
 
   return (
-    <Space size="middle" wrap>
+    <Space size="middle" wrap className="inbox-address-picker">
       <Select
         aria-label="邮箱地址"
         showSearch
-        style={{ minWidth: 300 }}
+        className="inbox-address-select"
         value={value}
         loading={addresses.isPending}
         onChange={onChange}
@@ -77,9 +104,7 @@ function AddressPicker({ value, onChange }: Omit<AddressBarProps, 'mailboxAddres
         optionRender={(option) => (
           <Space style={{ width: '100%', justifyContent: 'space-between' }}>
             <span>{option.label}</span>
-            <UnreadBadge
-              count={option.value === '' ? (unread.data?.total ?? 0) : (byAddress[String(option.value)] ?? 0)}
-            />
+            {optionUnread(String(option.value))}
           </Space>
         )}
         labelRender={(option) => (

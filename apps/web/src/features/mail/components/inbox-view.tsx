@@ -1,12 +1,40 @@
-import { ArrowLeftOutlined, ClearOutlined, MailOutlined, ReloadOutlined } from '@ant-design/icons';
+import {
+  ArrowLeftOutlined,
+  CheckCircleOutlined,
+  ClearOutlined,
+  MailOutlined,
+  QuestionCircleOutlined,
+  ReloadOutlined,
+} from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
 import type { MailDetail, MailItem } from '@youju/contract';
-import { Button, Card, Col, Empty, Grid, Input, Row, Segmented, Skeleton, Space, Tooltip } from 'antd';
-import { lazy, type ReactNode, Suspense, useState } from 'react';
-import { showInfoMessage } from '../../../lib/feedback';
-import { useInbox } from '../api/get-inbox';
+import {
+  Button,
+  Card,
+  Col,
+  Empty,
+  Grid,
+  Input,
+  type InputRef,
+  Row,
+  Segmented,
+  Skeleton,
+  Space,
+  Tooltip,
+} from 'antd';
+import { lazy, type ReactNode, Suspense, useMemo, useRef, useState } from 'react';
+import { showErrorMessage, showInfoMessage, showSuccessMessage } from '../../../lib/feedback';
+import { mailKeys, useInbox } from '../api/get-inbox';
 import { useMailEvents } from '../api/mail-events';
+import { useMarkAllRead } from '../api/mark-all-read';
+import { useSetRead } from '../api/set-read';
+import { useStarEmails } from '../api/star-emails';
 import { AddressBar } from './address-bar';
+import { type BulkAction, BulkToolbar } from './bulk-toolbar';
 import { MessageList } from './message-list';
+import { UndoDeleteBar } from './undo-delete-bar';
+import { type InboxShortcut, useInboxShortcuts } from './use-inbox-shortcuts';
+import { useUndoableDelete } from './use-undoable-delete';
 
 /** `junk` lists the Junk folder (spam filters, failed sender checks); the others the inbox. */
 type ListFilter = 'all' | 'unread' | 'starred' | 'junk';
@@ -29,6 +57,8 @@ interface InboxViewProps {
   onOpen: (id: number) => void;
   /** close the reader (back control, message deleted or moved, another address picked) */
   onClose: () => void;
+  /** reply to the open message (the r shortcut) */
+  onReply?: (detail: MailDetail) => void;
 }
 
 // Fetched when first shown, so that the list comes up sooner: the reader (with its HTML sanitiser)
@@ -39,6 +69,14 @@ const MessageReader = lazy(() =>
 const DeleteRangeDialog = lazy(() =>
   import('./delete-range-dialog').then((module) => ({ default: module.DeleteRangeDialog })),
 );
+const ShortcutHelpDialog = lazy(() =>
+  import('./shortcut-help-dialog').then((module) => ({ default: module.ShortcutHelpDialog })),
+);
+
+/** A message count in words, for the notices. */
+function mails(count: number): string {
+  return `${count} 封邮件`;
+}
 
 /**
  * The inbox: whose mail, the list with search and filters, the open message; live as mail arrives.
@@ -54,7 +92,9 @@ export function InboxView({
   openMessageId: selectedId,
   onOpen,
   onClose,
+  onReply,
 }: InboxViewProps) {
+  const queryClient = useQueryClient();
   const [address, setAddress] = useState('');
   const [filter, setFilter] = useState<ListFilter>('all');
   const [search, setSearch] = useState('');
@@ -78,13 +118,126 @@ export function InboxView({
     showInfoMessage(`收到新邮件：${item.subject || '（无主题）'}`, `mail-${item.id}`);
   });
 
+  const deletion = useUndoableDelete();
+  const setRead = useSetRead();
+  const star = useStarEmails();
+  const markAll = useMarkAllRead((updated) =>
+    showSuccessMessage(updated > 0 ? `已将 ${mails(updated)}标为已读` : '没有未读邮件'),
+  );
+  const [checked, setChecked] = useState<ReadonlySet<number>>(() => new Set());
+  const [helpOpen, setHelpOpen] = useState(false);
+  const searchBox = useRef<InputRef>(null);
+
+  // Checked rows belong to the page they were checked on: another page, filter, search or address
+  // starts with none.
+  const showList = (change: () => void) => {
+    change();
+    setChecked(new Set());
+  };
   const changeAddress = (next: string) => {
-    setAddress(next);
-    setPage(1);
+    showList(() => {
+      setAddress(next);
+      setPage(1);
+    });
     if (selectedId !== null) onClose();
   };
-  const list = inbox.data?.list ?? [];
+  const rawList = inbox.data?.list ?? [];
+  // Rows deleted on screen stay out of the list while their undo time runs.
+  const list = useMemo(
+    () => rawList.filter((item) => !deletion.hidden.has(item.id)),
+    [rawList, deletion.hidden],
+  );
+  const total = Math.max(0, (inbox.data?.total ?? 0) - (rawList.length - list.length));
+  const checkedIds = list.filter((item) => checked.has(item.id)).map((item) => item.id);
   const filtered = filter !== 'all' || search !== '';
+
+  const toggleChecked = (id: number) =>
+    setChecked((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  const deleteWithUndo = (ids: number[]) => {
+    if (ids.length === 0) return;
+    deletion.remove(ids);
+    setChecked((current) => new Set([...current].filter((id) => !ids.includes(id))));
+    if (selectedId !== null && ids.includes(selectedId)) onClose();
+  };
+
+  const runBulk = (action: BulkAction) => {
+    const ids = checkedIds;
+    if (ids.length === 0) return;
+    const failed = (error: Error) => showErrorMessage(error.message);
+    if (action === 'delete') deleteWithUndo(ids);
+    else if (action === 'read' || action === 'unread')
+      setRead.mutate({ ids, read: action === 'read' }, { onError: failed });
+    else star.mutate({ ids, starred: action === 'star' }, { onError: failed });
+  };
+
+  const markAllRead = () =>
+    markAll.mutate(mailboxAddress ?? (address || undefined), {
+      onError: (error) => showErrorMessage(error.message),
+    });
+
+  // In the list's header on a desktop; on a phone, where that header is full, in the bulk bar.
+  const markAllButton = (
+    <Tooltip
+      title={
+        mailboxAddress || address
+          ? `将 ${mailboxAddress || address} 的邮件全部标为已读`
+          : '将全部地址的邮件标为已读'
+      }
+    >
+      <Button
+        type="text"
+        aria-label="全部标为已读"
+        icon={<CheckCircleOutlined />}
+        loading={markAll.isPending}
+        onClick={markAllRead}
+      />
+    </Tooltip>
+  );
+
+  // Keyboard shortcuts (a desktop's keyboard; phones have none to speak of).
+  useInboxShortcuts(!helpOpen, (shortcut: InboxShortcut) => {
+    const index = selectedId === null ? -1 : list.findIndex((item) => item.id === selectedId);
+    const openAt = (at: number) => {
+      const item = list[at];
+      if (!item) return;
+      onOpen(item.id);
+      document.querySelector(`[data-testid="message-item"][data-id="${item.id}"]`)?.scrollIntoView({
+        block: 'nearest',
+      });
+    };
+    switch (shortcut) {
+      case 'next':
+        openAt(index < 0 ? 0 : index + 1);
+        break;
+      case 'previous':
+        openAt(index < 0 ? 0 : index - 1);
+        break;
+      case 'toggle':
+        if (selectedId !== null) toggleChecked(selectedId);
+        break;
+      case 'reply': {
+        const detail =
+          selectedId === null ? undefined : queryClient.getQueryData<MailDetail>(mailKeys.detail(selectedId));
+        if (detail && onReply) onReply(detail);
+        break;
+      }
+      case 'delete':
+        deleteWithUndo(checkedIds.length > 0 ? checkedIds : selectedId === null ? [] : [selectedId]);
+        break;
+      case 'search':
+        searchBox.current?.focus();
+        break;
+      case 'help':
+        setHelpOpen(true);
+        break;
+    }
+  });
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
@@ -99,10 +252,12 @@ export function InboxView({
               <Space wrap>
                 <Segmented<ListFilter>
                   value={filter}
-                  onChange={(value) => {
-                    setFilter(value);
-                    setPage(1);
-                  }}
+                  onChange={(value) =>
+                    showList(() => {
+                      setFilter(value);
+                      setPage(1);
+                    })
+                  }
                   options={[
                     { value: 'all', label: '全部' },
                     { value: 'unread', label: '未读' },
@@ -115,6 +270,17 @@ export function InboxView({
             extra={
               <Space size={4}>
                 {headerActions}
+                {narrow ? null : markAllButton}
+                {narrow ? null : (
+                  <Tooltip title="键盘快捷键（?）">
+                    <Button
+                      type="text"
+                      aria-label="键盘快捷键"
+                      icon={<QuestionCircleOutlined />}
+                      onClick={() => setHelpOpen(true)}
+                    />
+                  </Tooltip>
+                )}
                 <Tooltip title="刷新">
                   <Button
                     type="text"
@@ -136,19 +302,33 @@ export function InboxView({
             }
           >
             <Input.Search
+              ref={searchBox}
               allowClear
               placeholder="搜索主题、发件人或正文"
               aria-label="搜索邮件"
               enterButton="搜索"
-              onSearch={(value) => {
-                setSearch(value.trim());
-                setPage(1);
-              }}
+              onSearch={(value) =>
+                showList(() => {
+                  setSearch(value.trim());
+                  setPage(1);
+                })
+              }
               style={{ marginBottom: 8 }}
             />
+            {list.length > 0 ? (
+              <BulkToolbar
+                total={list.length}
+                checked={checkedIds.length}
+                narrow={narrow}
+                busy={setRead.isPending || star.isPending}
+                onCheckAll={(all) => setChecked(new Set(all ? list.map((item) => item.id) : []))}
+                onAction={runBulk}
+                idleAction={narrow ? markAllButton : null}
+              />
+            ) : null}
             <MessageList
               items={list}
-              total={inbox.data?.total ?? 0}
+              total={total}
               page={page}
               pageSize={pageSize}
               loading={inbox.isPending}
@@ -158,10 +338,14 @@ export function InboxView({
               onSelect={(item) => {
                 if (item.id !== selectedId) onOpen(item.id);
               }}
-              onPageChange={(nextPage, nextSize) => {
-                setPage(nextPage);
-                setPageSize(nextSize);
-              }}
+              checkedIds={checked}
+              onToggleChecked={toggleChecked}
+              onPageChange={(nextPage, nextSize) =>
+                showList(() => {
+                  setPage(nextPage);
+                  setPageSize(nextSize);
+                })
+              }
             />
           </Card>
         </Col>
@@ -207,6 +391,14 @@ export function InboxView({
             </Suspense>
           </div>
         </section>
+      ) : null}
+      {deletion.notice ? (
+        <UndoDeleteBar key={deletion.notice.at} count={deletion.notice.count} onUndo={deletion.undo} />
+      ) : null}
+      {helpOpen ? (
+        <Suspense fallback={null}>
+          <ShortcutHelpDialog onClose={() => setHelpOpen(false)} />
+        </Suspense>
       ) : null}
       {deletingRange ? (
         <Suspense fallback={null}>

@@ -1,6 +1,6 @@
 import { PaperClipOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
 import type { MailItem } from '@youju/contract';
-import { Button, Empty, List, Space, Tag, Tooltip, Typography } from 'antd';
+import { Button, Checkbox, Empty, List, Space, Tag, Tooltip, Typography } from 'antd';
 import { TimeText } from '../../../components/time-text';
 import { useUpdateEmail } from '../api/update-email';
 import { CodeCopy } from './code-copy';
@@ -17,6 +17,9 @@ interface MessageListProps {
   /** filters or search are active: an empty list means "nothing matches", not "no mail" */
   filtered: boolean;
   onSelect: (item: MailItem) => void;
+  /** the rows checked for a bulk action */
+  checkedIds: ReadonlySet<number>;
+  onToggleChecked: (id: number) => void;
   onPageChange: (page: number, pageSize: number) => void;
 }
 
@@ -90,16 +93,29 @@ export function MessageList(props: MessageListProps) {
           <List.Item
             key={item.id}
             data-testid="message-item"
+            data-id={item.id}
             data-unread={unread ? 'true' : 'false'}
-            onClick={() => props.onSelect(item)}
+            data-checked={props.checkedIds.has(item.id) ? 'true' : 'false'}
+            onClick={(event) => {
+              // A click on the check box (or the touch-sized frame around it) checks the row only.
+              if (event.target instanceof Element && event.target.closest('.inbox-check')) return;
+              props.onSelect(item);
+            }}
             style={{
               cursor: 'pointer',
               padding: '10px 12px',
-              background: active ? '#e6f4ff' : undefined,
+              background: active ? '#e6f4ff' : props.checkedIds.has(item.id) ? '#fffbe6' : undefined,
               borderInlineStart: `3px solid ${unread ? '#1677ff' : 'transparent'}`,
             }}
           >
             <div style={{ display: 'flex', gap: 8, width: '100%', minWidth: 0 }}>
+              <Checkbox
+                className="inbox-check"
+                aria-label={`选择：${item.subject || '（无主题）'}`}
+                data-testid="message-check"
+                checked={props.checkedIds.has(item.id)}
+                onChange={() => props.onToggleChecked(item.id)}
+              />
               <StarToggle item={item} />
               <div style={{ flex: 1, minWidth: 0 }}>
                 <div style={{ display: 'flex', justifyContent: 'space-between', gap: 8 }}>
