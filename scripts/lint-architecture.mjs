@@ -248,6 +248,7 @@ export function checkArchitecture(root) {
         ...(routes ? [] : ['plugins/']),
         'app.ts',
         'server.ts',
+        'program.ts',
         'services.ts',
         'https-server.ts',
       ];

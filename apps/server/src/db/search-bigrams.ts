@@ -26,19 +26,44 @@ function pairToken(first: number, second: number): string {
   return `${first.toString(16)}x${second.toString(16)}`;
 }
 
-/** The index document of a message: the distinct pairs of each of its searched columns. */
+/**
+ * The index document of a message: the distinct pairs of each of its searched columns. It runs for
+ * every stored message (10 KiB bodies and more), so it walks UTF-16 code units itself (a surrogate
+ * pair is one code point, as `for…of` would read it) and folds A–Z as `sqliteLower` does, and it
+ * keeps pairs as numbers, making a token string only for a pair not seen before.
+ */
 export function bigramDocument(columns: readonly (string | null)[]): string {
-  const tokens = new Set<string>();
+  // first code point → the code points seen after it
+  const seen = new Map<number, Set<number>>();
+  const tokens: string[] = [];
   for (const column of columns) {
     if (!column) continue;
     let previous = -1;
-    for (const character of sqliteLower(column)) {
-      const code = character.codePointAt(0) ?? 0;
-      if (previous >= 0) tokens.add(pairToken(previous, code));
+    for (let i = 0; i < column.length; i++) {
+      let code = column.charCodeAt(i);
+      if (code >= 0xd800 && code <= 0xdbff && i + 1 < column.length) {
+        const low = column.charCodeAt(i + 1);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          code = (code - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+          i++;
+        }
+      }
+      if (code >= 0x41 && code <= 0x5a) code += 0x20;
+      if (previous >= 0) {
+        let after = seen.get(previous);
+        if (!after) {
+          after = new Set();
+          seen.set(previous, after);
+        }
+        if (!after.has(code)) {
+          after.add(code);
+          tokens.push(pairToken(previous, code));
+        }
+      }
       previous = code;
     }
   }
-  return [...tokens].join(' ');
+  return tokens.join(' ');
 }
 
 /** The FTS5 query for two characters of search text (already lowercased): its one pair, quoted. */
