@@ -88,6 +88,11 @@ describe('inbox, temporary mailbox and content filters in the browser', () => {
       /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/,
     );
     await expect.poll(() => item.getAttribute('data-unread')).toBe('false');
+    // The 开始使用 checklist above a system account's inbox names DNS records and test@<domain>: put
+    // it away, the inbox itself is what is read here.
+    const guide = page.getByTestId('guide-card');
+    if (await guide.isVisible()) await guide.getByRole('button', { name: '不再显示' }).click();
+    await guide.waitFor({ state: 'hidden' });
     expect(await latinWords(page, [address, subject, 'zhangsan@e2e.test', 'admin', 'Youju'])).toEqual([]);
 
     // Reply composes through the compose drawer, prefilled from the open message.
