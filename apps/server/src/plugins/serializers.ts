@@ -1,7 +1,4 @@
-import {
-  type SerializerFactory,
-  SerializerSelector,
-} from '@fastify/fast-json-stringify-compiler';
+import { type SerializerFactory, SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 
 type Serializer = ReturnType<ReturnType<SerializerFactory>>;
 
