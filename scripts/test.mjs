@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // `npm test`: every suite. Builds first (browser and crash tests run the built server), then runs
 // the static checks, the contract and web suites, then side by side the server suite on SQLite and,
-// when one is reachable, on PostgreSQL, then the browser suite. Ends with one line summing them
-// all: "N passed, N failed".
+// when one is reachable, on PostgreSQL, each followed by browser test files from a shared queue
+// (see `lanes`). Ends with one line summing them all: "N passed, N failed".
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,8 +51,8 @@ function vitestArgs(project, output, filters = []) {
   ];
 }
 
-/** Adds a finished suite's counts (from vitest's JSON report) to the totals. */
-function tally(label, output, status) {
+/** A finished vitest run's counts, from its JSON report (and its exit status). */
+function counts(output, status) {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
@@ -67,10 +67,28 @@ function tally(label, output, status) {
     }
   }
   if (status !== 0 && failed === 0) failed = 1;
+  return { passed, failed, skipped };
+}
+
+/** Adds a finished suite's counts (the sum of its vitest runs) to the totals, on one line. */
+function tallyRuns(label, runs) {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const { output, status } of runs) {
+    const c = counts(output, status);
+    passed += c.passed;
+    failed += c.failed;
+    skipped += c.skipped;
+  }
   totals.passed += passed;
   totals.failed += failed;
   totals.skipped += skipped;
   lines.push(`${label}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+}
+
+function tally(label, output, status) {
+  tallyRuns(label, [{ output, status }]);
 }
 
 const reportFile = (label) => join(reports, `${label.replace(/\W+/g, '-')}.json`);
@@ -86,33 +104,65 @@ function suite(label, project, env = {}) {
   tally(label, output, result.status);
 }
 
-/**
- * Suites that run side by side (the server suite on SQLite and on PostgreSQL: much of their time
- * is spent waiting on sockets, disks and timers, not on the CPU). Each one's output is kept in a
- * file and printed whole, in order, once all have finished.
- */
-async function suitesSideBySide(entries) {
-  const runs = entries.map(({ label, project, env, filters }) => {
-    const output = reportFile(label);
-    const log = join(reports, `${label.replace(/\W+/g, '-')}.log`);
-    const fd = openSync(log, 'w');
-    const child = spawn(process.execPath, vitestArgs(project, output, filters), {
-      cwd: root,
-      stdio: ['ignore', fd, fd],
-      env: { ...process.env, ...env },
-    });
-    return new Promise((resolve) => {
-      child.on('close', (status) => {
-        closeSync(fd);
-        resolve({ label, output, log, status });
-      });
+/** Runs one vitest invocation in the background, its output kept in a file (printed later). */
+function runInBackground({ label, project, env, filters }) {
+  const output = reportFile(label);
+  const log = join(reports, `${label.replace(/\W+/g, '-')}.log`);
+  const fd = openSync(log, 'w');
+  const child = spawn(process.execPath, vitestArgs(project, output, filters), {
+    cwd: root,
+    stdio: ['ignore', fd, fd],
+    env: { ...process.env, ...env },
+  });
+  return new Promise((resolve) => {
+    child.on('close', (status) => {
+      closeSync(fd);
+      resolve({ label, output, log, status });
     });
   });
-  for (const { label, output, log, status } of await Promise.all(runs)) {
-    console.log(`\n=== ${label} ===`);
-    process.stdout.write(readFileSync(log));
-    tally(label, output, status);
-  }
+}
+
+/** The browser suite's test files, the largest (longest) first. */
+function browserFiles() {
+  const found = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.test.ts')) found.push({ path, size: statSync(join(root, path)).size });
+    }
+  };
+  walk('apps/web/e2e');
+  return found.sort((a, b) => b.size - a.size).map((file) => file.path);
+}
+
+/**
+ * Two lanes, one per core, each running one thing at a time: a server suite (on SQLite, on
+ * PostgreSQL: much of their time is spent waiting on sockets, disks and timers), then browser test
+ * files taken one by one from a shared queue, so the lane whose server suite ends first starts on
+ * the browser files first and the two lanes end together. Never three at once: the browser suite
+ * beside both server suites made each of the three 2.5 times slower (measured); a browser file
+ * keeps about one core busy (Chromium, the built server), like a server suite.
+ */
+async function lanes(serverEntries, browserQueue, browserEnv) {
+  const browserRuns = [];
+  const lane = async (entry) => {
+    const server = entry ? await runInBackground(entry) : null;
+    for (let file = browserQueue.shift(); file; file = browserQueue.shift()) {
+      const name = file.replace(/^apps\/web\/e2e\//, '');
+      browserRuns.push(
+        await runInBackground({
+          label: `browser ${name}`,
+          project: 'browser',
+          env: browserEnv,
+          filters: [file],
+        }),
+      );
+    }
+    return server;
+  };
+  const servers = await Promise.all(serverEntries.map(lane));
+  return { servers, browserRuns };
 }
 
 const build = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
@@ -167,16 +217,27 @@ if (postgresUrl) {
     filters: ['apps/server/test/', 'apps/server/src/db/'],
   });
 }
-console.log(`\n=== ${serverSuites.map((entry) => entry.label).join(' and ')}, side by side ===`);
-await suitesSideBySide(serverSuites);
+const chromium = existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+console.log(
+  `\n=== ${serverSuites.map((entry) => entry.label).join(' and ')}, side by side${chromium ? ', then browser' : ''} ===`,
+);
+const { servers, browserRuns } = await lanes(serverSuites, chromium ? browserFiles() : [], {
+  YOUJU_TEST_ENGINE: 'sqlite',
+});
+for (const { label, output, log, status } of servers) {
+  console.log(`\n=== ${label} ===`);
+  process.stdout.write(readFileSync(log));
+  tally(label, output, status);
+}
 if (!postgresUrl) {
   lines.push('server on PostgreSQL: not run (no PostgreSQL reachable; set TEST_DATABASE_URL)');
   if (process.env.CI) totals.failed += 1;
 }
-// The browser suite after them, alone: Chromium's rendering keeps a core busy, and beside the two
-// server suites on a 2-core machine it made each of the three 2.5 times slower (measured).
-if (existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
-  suite('browser', 'browser', { YOUJU_TEST_ENGINE: 'sqlite' });
+if (chromium) {
+  console.log('\n=== browser ===');
+  // In the order the files ran; each file's output whole.
+  for (const { log } of browserRuns) process.stdout.write(readFileSync(log));
+  tallyRuns('browser', browserRuns);
 } else {
   lines.push('browser: not run (Chromium not found at /usr/bin/chromium)');
   if (process.env.CI) totals.failed += 1;

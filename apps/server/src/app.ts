@@ -35,6 +35,7 @@ import { installCompression } from './plugins/compression.js';
 import { installErrorHandling } from './plugins/error-handling.js';
 import { installHttpMetrics } from './plugins/http-metrics.js';
 import { installOpenApi } from './plugins/openapi.js';
+import { sharedSerializerFactory } from './plugins/serializers.js';
 import { installValidators } from './plugins/validation.js';
 import { installWebClient } from './plugins/web-client.js';
 import { createServices, type Services } from './services.js';
@@ -118,6 +119,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // right-most address of the chain that is not a trusted proxy, so a client cannot name itself
     // someone else to escape a ban or a limit; from anyone else the header is ignored.
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    schemaController: { compilersFactory: { buildSerializer: sharedSerializerFactory } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   await secureDataDir(config.dataDir);

@@ -67,11 +67,24 @@ export interface ServerOptions {
  * Starts the real server (`node apps/server/dist/server.js`) on free ports with a fresh data
  * directory and a first administrator, and waits until GET /api/getVar answers.
  */
-export async function startServer({
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  ensureBuilt();
+  // A free port is free when probed, not when the server binds it: another process (a server test
+  // or a browser file in the other lane of `npm test`) may take it in between. The server then
+  // exits at once with EADDRINUSE, and starting again on other ports is the whole remedy.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(options);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof Error) || !error.message.includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function startServerOnce({
   initialAdmin = true,
   env: extraEnv = {},
-}: ServerOptions = {}): Promise<RunningServer> {
-  ensureBuilt();
+}: ServerOptions): Promise<RunningServer> {
   const [port, smtpPort] = [await freePort(), await freePort()];
   const dataDir = await mkdtemp(join(tmpdir(), 'youju-e2e-'));
   const adminUser = 'admin';
