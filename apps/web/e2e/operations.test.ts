@@ -73,7 +73,9 @@ describe('running the service: dashboard, settings, version, security, interface
     );
     expect(await page.getByText('全站数据').count()).toBe(1);
     expect(await page.getByText(/健康度/).count()).toBeGreaterThan(0);
-    expect(await latinWords(page, [suite.server.adminUser, 'DNS'])).toEqual([]);
+    // The 开始使用 checklist on the dashboard names the DNS records as everyone writes them.
+    const recordNames = ['DNS', 'MX', 'SPF', 'DKIM', 'DMARC'];
+    expect(await latinWords(page, [suite.server.adminUser, ...recordNames])).toEqual([]);
     await context.close();
   });
 
