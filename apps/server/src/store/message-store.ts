@@ -64,6 +64,16 @@ function workerScript(): string {
   return fileURLToPath(compiled);
 }
 
+/**
+ * The worker starts with the first message to store, or this long after the app, whichever comes
+ * first: on SQLite it also keeps the search index up with mail stored elsewhere (IMAP APPEND, local
+ * delivery; search reads what is not indexed yet directly, so it is right meanwhile, only slower).
+ * Starting it loads the program's modules again in a new V8 heap, about 1.4 s of CPU: a server
+ * that starts and stops without taking mail (the hundreds the test suite starts; a CLI command)
+ * does not pay it, and the first message waits for it once.
+ */
+const STARTUP_DELAY_MS = 5_000;
+
 /** Pause before a worker that ended unasked is started again. */
 const RESTART_DELAY_MS = 1_000;
 
@@ -84,7 +94,7 @@ const WORKER_LIMITS = { maxYoungGenerationSizeMb: 6 };
  * better-sqlite3) run there, on another core, while this thread keeps serving SMTP and HTTP.
  * Replies come back after the commit, so "250" still means "durable". Should the worker die, the
  * messages in flight fail with a temporary error (the senders retry) and a new worker starts.
- * The worker starts at once: on SQLite it also keeps the search index up with new mail.
+ * The worker starts with the first message or a few seconds after the app (STARTUP_DELAY_MS).
  */
 export function startMessageStore(data: StoreWorkerData, log: Logger): MessageStore {
   const pending = new Map<
@@ -132,7 +142,13 @@ export function startMessageStore(data: StoreWorkerData, log: Logger): MessageSt
     return thread;
   }
 
-  worker = start();
+  // Started by the first message, or a few seconds after the app, whichever comes first (see
+  // STARTUP_DELAY_MS).
+  let startup: NodeJS.Timeout | null = setTimeout(() => {
+    startup = null;
+    if (!closing) worker ??= start();
+  }, STARTUP_DELAY_MS);
+  startup.unref();
   return {
     deliver(spool, envelope) {
       if (closing) return Promise.reject(new DeliveryError('storage', 'store closing'));
@@ -161,6 +177,7 @@ export function startMessageStore(data: StoreWorkerData, log: Logger): MessageSt
     close() {
       closing ??= (async () => {
         if (restart) clearTimeout(restart);
+        if (startup) clearTimeout(startup);
         const deadline = Date.now() + CLOSE_TIMEOUT_MS;
         while (pending.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
         const thread = worker;
