@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The two languages of the interface and the API (issue 17 item 7), checked against the code:
 //   web: Chinese text in apps/web/src outside a `t('…')` call (it would stay Chinese in English),
-//        and a `t()` key without its English entry in apps/web/src/lib/i18n/en.json;
+//        and a `t()` key without its English entry in apps/web/src/lib/i18n/en/*.json;
 //   server: a message that can reach `msg` (an ApiError's, a `msg:` property's, DefaultMessage's)
 //        without an entry in apps/server/src/lib/i18n/en.ts (template values as `{}`).
 // `node scripts/check-i18n.mjs [--summary]` prints each finding as `file:line kind: text` (or the
@@ -63,7 +63,13 @@ function report(path, node, kind, text) {
 }
 
 // --- web
-const webEnglish = JSON.parse(readFileSync(join(root, 'apps/web/src/lib/i18n/en.json'), 'utf8'));
+const englishDir = join(root, 'apps/web/src/lib/i18n/en');
+const webEnglish = Object.assign(
+  {},
+  ...readdirSync(englishDir)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => JSON.parse(readFileSync(join(englishDir, name), 'utf8'))),
+);
 const webKeys = new Set();
 for (const path of files(join(root, 'apps/web/src'), /\.tsx?$/)) {
   const source = sourceOf(path);
@@ -169,7 +175,7 @@ if (summary) {
     console.log(`${String(count).padStart(5)}  ${file}${pending.has(file) ? ' (pending)' : ''}`);
 } else for (const f of failing) console.log(`${f.file}:${f.line} ${f.kind}: ${f.text}`);
 const unused = Object.keys(webEnglish).filter((key) => !webKeys.has(key));
-for (const key of unused) console.log(`apps/web/src/lib/i18n/en.json unused: ${key}`);
+for (const key of unused) console.log(`apps/web/src/lib/i18n/en/*.json unused: ${key}`);
 console.log(
   `i18n: ${failing.length} to fix, ${findings.length - failing.length} in files not yet converted (${pending.size} files), ${unused.length} unused English entries`,
 );

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatTime } from './dates';
+import { setLocale } from './i18n';
 
 // Local times, so that the expectations hold in any time zone the tests run in.
 const at = (text: string) => new Date(text).toISOString();
@@ -36,5 +37,17 @@ describe('formatTime', () => {
     );
     expect(formatTime(null)).toBe('—');
     expect(formatTime('kaputt', { fallback: '从未登录' })).toBe('从未登录');
+  });
+
+  it('writes 昨天 in the interface language, the format letters of the word left alone', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2025-06-15T10:00:00'));
+    await setLocale('en');
+    try {
+      expect(formatTime(at('2025-06-14T23:59:00'))).toBe('Yesterday 23:59');
+    } finally {
+      await setLocale('zh-CN');
+    }
+    expect(formatTime(at('2025-06-14T23:59:00'))).toBe('昨天 23:59');
   });
 });

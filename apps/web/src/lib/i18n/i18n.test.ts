@@ -20,6 +20,7 @@ describe('the interface language', () => {
     expect(acceptLanguage()).toBe('en');
     expect(document.documentElement.lang).toBe('en');
     expect(t('一个没有英文的词')).toBe('一个没有英文的词');
+    expect(t('昨天')).toBe('Yesterday');
     await setLocale('zh-CN');
     localStorage.setItem(LOCALE_STORAGE_KEY, 'en');
     await loadLocale();

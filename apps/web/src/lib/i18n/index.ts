@@ -2,7 +2,7 @@
  * The interface's languages: Simplified Chinese (the default) and English.
  *
  * The Chinese text is the key (as gettext does): `t('保存')` is 保存 in Chinese and the English
- * catalogue's entry (`en.json`) in English, so the code reads as the screen does. Values go in
+ * catalogue's entry (`en/*.json`) in English, so the code reads as the screen does. Values go in
  * braces: `t('已删除 {count} 封', { count })`. The English catalogue and antd's English locale load
  * only when English is chosen, so a Chinese visitor downloads neither. `scripts/check-i18n.mjs`
  * fails on Chinese text outside `t()` and on a key without its English entry.
@@ -55,8 +55,16 @@ export function acceptLanguage(): string {
   return locale === 'en' ? 'en' : 'zh-CN';
 }
 
+/**
+ * The English catalogue: every `en/*.json` (one per part of the interface, so that work on two
+ * parts never edits the same file), merged, loaded together on the first switch to English.
+ */
 async function loadEnglish(): Promise<void> {
-  english ??= (await import('./en.json')).default as Catalogue;
+  if (english) return;
+  const parts = await Promise.all(
+    Object.values(import.meta.glob<{ default: Catalogue }>('./en/*.json')).map((load) => load()),
+  );
+  english = Object.assign({}, ...parts.map((part) => part.default));
 }
 
 function apply(next: Locale): void {
