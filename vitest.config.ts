@@ -12,7 +12,9 @@ export default defineConfig({
   test: {
     projects: [
       { resolve: { alias }, test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'] } },
-      { test: { name: 'tooling', include: ['scripts/**/*.test.mjs'] } },
+      // The checks and the web unit suite run beside a server or browser suite (scripts/test.mjs):
+      // on a busy machine a test that spawns a checker or loads a screen's modules can take seconds.
+      { test: { name: 'tooling', include: ['scripts/**/*.test.mjs'], testTimeout: 60_000 } },
       {
         resolve: { alias },
         test: {
@@ -33,6 +35,7 @@ export default defineConfig({
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          testTimeout: 30_000,
         },
       },
       {

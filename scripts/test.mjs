@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every suite. Builds first (browser and crash tests run the built server), then runs
-// the static checks, the contract and web suites, then side by side the server suite on SQLite and,
-// when one is reachable, on PostgreSQL, each followed by browser test files from a shared queue
-// (see `lanes`). Ends with one line summing them all: "N passed, N failed".
+// in two lanes from one queue (see `lanes`) the server suite on SQLite and, when one is reachable,
+// on PostgreSQL, the static checks, the contract, tooling and web suites, and the browser test
+// files. Prints each job's output, then one line summing them all: "N passed, N failed".
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -93,23 +93,11 @@ function tally(label, output, status) {
 
 const reportFile = (label) => join(reports, `${label.replace(/\W+/g, '-')}.json`);
 
-function suite(label, project, env = {}) {
-  const output = reportFile(label);
-  console.log(`\n=== ${label} ===`);
-  const result = spawnSync(process.execPath, vitestArgs(project, output), {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, ...env },
-  });
-  tally(label, output, result.status);
-}
-
-/** Runs one vitest invocation in the background, its output kept in a file (printed later). */
-function runInBackground({ label, project, env, filters }) {
-  const output = reportFile(label);
+/** Runs one command in the background, its output kept in a file (printed later). */
+function runInBackground({ label, command, args, env }) {
   const log = join(reports, `${label.replace(/\W+/g, '-')}.log`);
   const fd = openSync(log, 'w');
-  const child = spawn(process.execPath, vitestArgs(project, output, filters), {
+  const child = spawn(command, args, {
     cwd: root,
     stdio: ['ignore', fd, fd],
     env: { ...process.env, ...env },
@@ -117,10 +105,31 @@ function runInBackground({ label, project, env, filters }) {
   return new Promise((resolve) => {
     child.on('close', (status) => {
       closeSync(fd);
-      resolve({ label, output, log, status });
+      resolve({ log, status });
     });
   });
 }
+
+/** A static check: one test, passed when the command exits 0. */
+const check = (label, script, args = []) => ({
+  label,
+  kind: 'check',
+  command: process.execPath,
+  args: [join(root, script), ...args],
+});
+
+/** A vitest run of `project` (limited to `filters`), its counts read from its JSON report. */
+const vitestRun = (label, project, env = {}, filters = []) => {
+  const output = reportFile(label);
+  return {
+    label,
+    kind: 'vitest',
+    output,
+    command: process.execPath,
+    args: vitestArgs(project, output, filters),
+    env,
+  };
+};
 
 /** The browser suite's test files, the largest (longest) first. */
 function browserFiles() {
@@ -137,32 +146,21 @@ function browserFiles() {
 }
 
 /**
- * Two lanes, one per core, each running one thing at a time: a server suite (on SQLite, on
- * PostgreSQL: much of their time is spent waiting on sockets, disks and timers), then browser test
- * files taken one by one from a shared queue, so the lane whose server suite ends first starts on
- * the browser files first and the two lanes end together. Never three at once: the browser suite
- * beside both server suites made each of the three 2.5 times slower (measured); a browser file
- * keeps about one core busy (Chromium, the built server), like a server suite.
+ * Two lanes, one per core, each running one job at a time from a shared queue: first the two
+ * server suites (on SQLite, on PostgreSQL: the longest jobs, much of their time spent waiting on
+ * sockets, disks and timers), then the static checks and the small suites, then the browser test
+ * files, the largest first, so that the two lanes end together. The static checks used to run
+ * before, one after the other, with one core idle. Never three jobs at once: the browser suite beside
+ * both server suites made each of the three 2.5 times slower (measured); a browser file keeps about
+ * one core busy (Chromium, the built server), like a server suite.
  */
-async function lanes(serverEntries, browserQueue, browserEnv) {
-  const browserRuns = [];
-  const lane = async (entry) => {
-    const server = entry ? await runInBackground(entry) : null;
-    for (let file = browserQueue.shift(); file; file = browserQueue.shift()) {
-      const name = file.replace(/^apps\/web\/e2e\//, '');
-      browserRuns.push(
-        await runInBackground({
-          label: `browser ${name}`,
-          project: 'browser',
-          env: browserEnv,
-          filters: [file],
-        }),
-      );
-    }
-    return server;
+async function lanes(queue, count = 2) {
+  const done = new Map();
+  const lane = async () => {
+    for (let job = queue.shift(); job; job = queue.shift()) done.set(job, await runInBackground(job));
   };
-  const servers = await Promise.all(serverEntries.map(lane));
-  return { servers, browserRuns };
+  await Promise.all(Array.from({ length: count }, lane));
+  return done;
 }
 
 const build = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
@@ -171,63 +169,76 @@ if (build.status !== 0) {
   process.exit(1);
 }
 
-/** A static check counts as one test: passed when the command exits 0. */
-function check(label, command, args) {
-  console.log(`\n=== ${label} ===`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
-  const passed = result.status === 0 ? 1 : 0;
-  totals.passed += passed;
-  totals.failed += 1 - passed;
-  lines.push(`${label}: ${passed} passed, ${1 - passed} failed`);
-}
-
-check('typecheck (tsc --noEmit, strict)', process.execPath, [
-  join(root, 'node_modules/typescript/bin/tsc'),
-  '-p',
-  'apps/web/tsconfig.json',
-  '--noEmit',
-]);
-check('typecheck of the server tests (tsc --noEmit, strict)', process.execPath, [
-  join(root, 'node_modules/typescript/bin/tsc'),
-  '-p',
-  'apps/server/test/tsconfig.json',
-]);
-check('lint and format (biome, zero warnings)', process.execPath, [
-  join(root, 'node_modules/@biomejs/biome/bin/biome'),
-  'check',
-  '--error-on-warnings',
-  '.',
-]);
-check('architecture rules (scripts/lint-architecture.mjs)', process.execPath, [
-  join(root, 'scripts/lint-architecture.mjs'),
-]);
-check('both languages (scripts/check-i18n.mjs)', process.execPath, [join(root, 'scripts/check-i18n.mjs')]);
-suite('contract', 'contract');
-suite('tooling (architecture checker)', 'tooling');
-suite('web (unit)', 'web');
-const serverSuites = [{ label: 'server on SQLite', project: 'server', env: { YOUJU_TEST_ENGINE: 'sqlite' } }];
+const checks = [
+  check('typecheck (tsc --noEmit, strict)', 'node_modules/typescript/bin/tsc', [
+    '-p',
+    'apps/web/tsconfig.json',
+    '--noEmit',
+  ]),
+  check('typecheck of the server tests (tsc --noEmit, strict)', 'node_modules/typescript/bin/tsc', [
+    '-p',
+    'apps/server/test/tsconfig.json',
+  ]),
+  check('lint and format (biome, zero warnings)', 'node_modules/@biomejs/biome/bin/biome', [
+    'check',
+    '--error-on-warnings',
+    '.',
+  ]),
+  check('architecture rules (scripts/lint-architecture.mjs)', 'scripts/lint-architecture.mjs'),
+  check('both languages (scripts/check-i18n.mjs)', 'scripts/check-i18n.mjs'),
+  vitestRun('contract', 'contract'),
+  vitestRun('tooling (architecture checker)', 'tooling'),
+  vitestRun('web (unit)', 'web'),
+];
+const serverSuites = [vitestRun('server on SQLite', 'server', { YOUJU_TEST_ENGINE: 'sqlite' })];
 const postgresUrl = await findPostgres();
 if (postgresUrl) {
-  serverSuites.push({
-    label: 'server on PostgreSQL',
-    project: 'server',
-    env: { YOUJU_TEST_ENGINE: 'postgres', TEST_DATABASE_URL: postgresUrl },
+  serverSuites.push(
     // The tests against a running server, and the database code's own; the unit tests beside the
     // rest of the source (protocols, parsers, pure services) touch no database and ran on SQLite.
-    filters: ['apps/server/test/', 'apps/server/src/db/'],
-  });
+    vitestRun(
+      'server on PostgreSQL',
+      'server',
+      { YOUJU_TEST_ENGINE: 'postgres', TEST_DATABASE_URL: postgresUrl },
+      ['apps/server/test/', 'apps/server/src/db/'],
+    ),
+  );
 }
 const chromium = existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+const browserRuns = chromium
+  ? browserFiles().map((file) =>
+      vitestRun(
+        `browser ${file.replace(/^apps\/web\/e2e\//, '')}`,
+        'browser',
+        { YOUJU_TEST_ENGINE: 'sqlite' },
+        [file],
+      ),
+    )
+  : [];
 console.log(
-  `\n=== ${serverSuites.map((entry) => entry.label).join(' and ')}, side by side${chromium ? ', then browser' : ''} ===`,
+  `\n=== ${serverSuites.map((entry) => entry.label).join(' and ')}, the checks${chromium ? ', then browser' : ''}, in two lanes ===`,
 );
-const { servers, browserRuns } = await lanes(serverSuites, chromium ? browserFiles() : [], {
-  YOUJU_TEST_ENGINE: 'sqlite',
-});
-for (const { label, output, log, status } of servers) {
-  console.log(`\n=== ${label} ===`);
-  process.stdout.write(readFileSync(log));
-  tally(label, output, status);
+const done = await lanes([...serverSuites, ...checks, ...browserRuns]);
+
+/** Prints a finished job's output under its name. */
+function show(job) {
+  console.log(`\n=== ${job.label} ===`);
+  process.stdout.write(readFileSync(done.get(job).log));
+}
+for (const job of checks) {
+  show(job);
+  const { status } = done.get(job);
+  if (job.kind === 'vitest') tally(job.label, job.output, status);
+  else {
+    const passed = status === 0 ? 1 : 0;
+    totals.passed += passed;
+    totals.failed += 1 - passed;
+    lines.push(`${job.label}: ${passed} passed, ${1 - passed} failed`);
+  }
+}
+for (const job of serverSuites) {
+  show(job);
+  tally(job.label, job.output, done.get(job).status);
 }
 if (!postgresUrl) {
   lines.push('server on PostgreSQL: not run (no PostgreSQL reachable; set TEST_DATABASE_URL)');
@@ -235,9 +246,11 @@ if (!postgresUrl) {
 }
 if (chromium) {
   console.log('\n=== browser ===');
-  // In the order the files ran; each file's output whole.
-  for (const { log } of browserRuns) process.stdout.write(readFileSync(log));
-  tallyRuns('browser', browserRuns);
+  for (const job of browserRuns) process.stdout.write(readFileSync(done.get(job).log));
+  tallyRuns(
+    'browser',
+    browserRuns.map((job) => ({ output: job.output, status: done.get(job).status })),
+  );
 } else {
   lines.push('browser: not run (Chromium not found at /usr/bin/chromium)');
   if (process.env.CI) totals.failed += 1;
