@@ -1,13 +1,16 @@
 import { ConfigError, loadConfig } from './config.js';
-import {
-  BackupError,
-  BackupFormatError,
-  createBackup,
-  describeManifest,
-  moveToPostgres,
-  restoreBackup,
-} from './modules/backups/index.js';
 import { APP_VERSION } from './version.js';
+
+/**
+ * The backups module (and through it the database drivers and the program's migrations), loaded
+ * only by a command that uses it: help, version and usage mistakes answer at once (they were a
+ * second or more of loading on a busy machine).
+ */
+let backups: typeof import('./modules/backups/index.js') | undefined;
+async function loadBackups(): Promise<typeof import('./modules/backups/index.js')> {
+  backups ??= await import('./modules/backups/index.js');
+  return backups;
+}
 
 /**
  * `youju`, the operator's command line: backup, restore and the move from SQLite to PostgreSQL.
@@ -124,6 +127,7 @@ async function run(args: string[]): Promise<void> {
   const { options, positional } = parseArguments(command, rest);
   const config = loadConfig(process.env);
   const target = { dataDir: config.dataDir, databaseUrl: config.databaseUrl, version: APP_VERSION };
+  const { createBackup, describeManifest, moveToPostgres, restoreBackup } = await loadBackups();
   switch (command.name) {
     case 'backup': {
       const out = options.get('--out') as string;
@@ -162,8 +166,8 @@ run(process.argv.slice(2)).then(
     const known =
       error instanceof UsageError ||
       error instanceof ConfigError ||
-      error instanceof BackupError ||
-      error instanceof BackupFormatError;
+      (backups !== undefined &&
+        (error instanceof backups.BackupError || error instanceof backups.BackupFormatError));
     const message = error instanceof Error ? error.message : String(error);
     // one line: the reason, never a stack
     process.stderr.write(`youju: ${known ? '' : '失败：'}${message.replace(/\s+/g, ' ').trim()}\n`);
