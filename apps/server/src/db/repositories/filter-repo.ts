@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import { runCompiled } from '../compiled-query.js';
 import type { MailFilterRow, MailFilterTable, SystemAccountRow } from '../schema.js';
 import type { OwnerScope } from './domain-repo.js';
 import type { Queryable } from './queryable.js';
@@ -49,15 +50,23 @@ export async function listEnabledFiltersForOwners(
   db: Queryable,
   ownerIds: number[],
 ): Promise<(MailFilterRow & Pick<SystemAccountRow, 'role'>)[]> {
-  return db
-    .selectFrom('mail_filters')
-    .innerJoin('system_accounts', 'system_accounts.id', 'mail_filters.owner_id')
-    .selectAll('mail_filters')
-    .select('system_accounts.role')
-    .where('mail_filters.enabled', '=', 1)
-    .where((eb) =>
-      eb.or([eb('mail_filters.owner_id', 'in', ownerIds), eb('system_accounts.role', '=', 'admin')]),
-    )
-    .orderBy('mail_filters.id')
-    .execute();
+  // Every stored message: compiled once per count of owners (compiled-query.ts).
+  const { rows } = await runCompiled(
+    db,
+    'listEnabledFiltersForOwners',
+    String(ownerIds.length),
+    ownerIds,
+    (ids) =>
+      db
+        .selectFrom('mail_filters')
+        .innerJoin('system_accounts', 'system_accounts.id', 'mail_filters.owner_id')
+        .selectAll('mail_filters')
+        .select('system_accounts.role')
+        .where('mail_filters.enabled', '=', 1)
+        .where((eb) =>
+          eb.or([eb('mail_filters.owner_id', 'in', ids), eb('system_accounts.role', '=', 'admin')]),
+        )
+        .orderBy('mail_filters.id'),
+  );
+  return rows;
 }

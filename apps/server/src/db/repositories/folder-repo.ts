@@ -6,6 +6,7 @@ import {
   sql,
   type Transaction,
 } from 'kysely';
+import { runCompiled } from '../compiled-query.js';
 import { type Database, FOLDER_NAMES, type FolderName, type MailFolderRow } from '../schema.js';
 import type { Queryable } from './queryable.js';
 
@@ -94,17 +95,21 @@ export async function reserveUids(
   name: FolderName,
   count: number,
 ): Promise<{ firstUid: number; modseq: number }> {
-  const take = () =>
-    trx
-      .updateTable('mail_folders')
-      .set((eb) => ({
-        uidnext: eb('uidnext', '+', count),
-        highest_modseq: eb('highest_modseq', '+', 1),
-      }))
-      .where('mailbox_id', '=', mailboxId)
-      .where('name', '=', name)
-      .returning(['uidnext', 'highest_modseq'])
-      .executeTakeFirst();
+  // Every stored message: compiled once (compiled-query.ts).
+  const take = async () =>
+    (
+      await runCompiled(trx, 'reserveUids', '', [count, mailboxId, name], ([step, mailbox, folder]) =>
+        trx
+          .updateTable('mail_folders')
+          .set((eb) => ({
+            uidnext: eb('uidnext', '+', step),
+            highest_modseq: eb('highest_modseq', '+', 1),
+          }))
+          .where('mailbox_id', '=', mailbox)
+          .where('name', '=', folder)
+          .returning(['uidnext', 'highest_modseq']),
+      )
+    ).rows[0];
   let row = await take();
   if (!row) {
     await ensureFolders(trx, mailboxId);

@@ -1,3 +1,4 @@
+import { runCompiled } from '../compiled-query.js';
 import type { MailForwardRow } from '../schema.js';
 import type { Queryable } from './queryable.js';
 
@@ -19,19 +20,21 @@ export interface ActiveForward {
 /** The enabled forwards among the given mailboxes (the delivery of one message). */
 export async function listActiveForwards(db: Queryable, mailboxIds: number[]): Promise<ActiveForward[]> {
   if (mailboxIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('mail_forwards')
-    .innerJoin('mailboxes', 'mailboxes.id', 'mail_forwards.mailbox_id')
-    .select([
-      'mail_forwards.mailbox_id',
-      'mail_forwards.forward_to',
-      'mail_forwards.keep_copy',
-      'mailboxes.address',
-      'mailboxes.source',
-    ])
-    .where('mail_forwards.mailbox_id', 'in', mailboxIds)
-    .where('mail_forwards.enabled', '=', 1)
-    .execute();
+  // Every stored message: compiled once per count of mailboxes (compiled-query.ts).
+  const { rows } = await runCompiled(db, 'listActiveForwards', String(mailboxIds.length), mailboxIds, (ids) =>
+    db
+      .selectFrom('mail_forwards')
+      .innerJoin('mailboxes', 'mailboxes.id', 'mail_forwards.mailbox_id')
+      .select([
+        'mail_forwards.mailbox_id',
+        'mail_forwards.forward_to',
+        'mail_forwards.keep_copy',
+        'mailboxes.address',
+        'mailboxes.source',
+      ])
+      .where('mail_forwards.mailbox_id', 'in', ids)
+      .where('mail_forwards.enabled', '=', 1),
+  );
   return rows.map((row) => ({
     mailboxId: row.mailbox_id,
     forwardTo: row.forward_to,

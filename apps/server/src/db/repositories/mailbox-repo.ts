@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { runCompiled } from '../compiled-query.js';
 import type { MailboxRow, NewMailboxRow } from '../schema.js';
 import type { OwnerScope } from './domain-repo.js';
 import { likePattern, type MailboxScope, unreadMessageCount } from './message-repo.js';
@@ -275,21 +276,29 @@ export async function findReceivingMailboxes(
   addresses: string[],
   now: number,
 ): Promise<RecipientMailbox[]> {
-  return db
-    .selectFrom('mailboxes')
-    .innerJoin('domains', 'domains.id', 'mailboxes.domain_id')
-    .select([
-      'mailboxes.id',
-      'mailboxes.address',
-      'mailboxes.owner_id',
-      'mailboxes.quota_bytes',
-      'mailboxes.used_bytes',
-    ])
-    .where('mailboxes.address', 'in', addresses)
-    .where('mailboxes.enabled', '=', 1)
-    .where('domains.status', '=', 'active')
-    .where((eb) => eb.or([eb('mailboxes.expires_at', 'is', null), eb('mailboxes.expires_at', '>', now)]))
-    .execute();
+  // Every recipient of every message, at RCPT and at delivery: compiled once per count of addresses.
+  const { rows } = await runCompiled(
+    db,
+    'findReceivingMailboxes',
+    String(addresses.length),
+    [now, ...addresses],
+    ([at, ...list]) =>
+      db
+        .selectFrom('mailboxes')
+        .innerJoin('domains', 'domains.id', 'mailboxes.domain_id')
+        .select([
+          'mailboxes.id',
+          'mailboxes.address',
+          'mailboxes.owner_id',
+          'mailboxes.quota_bytes',
+          'mailboxes.used_bytes',
+        ])
+        .where('mailboxes.address', 'in', list)
+        .where('mailboxes.enabled', '=', 1)
+        .where('domains.status', '=', 'active')
+        .where((eb) => eb.or([eb('mailboxes.expires_at', 'is', null), eb('mailboxes.expires_at', '>', at)])),
+  );
+  return rows;
 }
 
 /**
@@ -298,15 +307,25 @@ export async function findReceivingMailboxes(
  * Returns whether they fitted.
  */
 export async function addMailboxUsageWithinQuota(db: Queryable, id: number, bytes: number): Promise<boolean> {
-  const updated = await db
-    .updateTable('mailboxes')
-    .set((eb) => ({ used_bytes: eb('used_bytes', '+', bytes) }))
-    .where('id', '=', id)
-    .where((eb) =>
-      eb.or([eb('quota_bytes', '<=', 0), eb(eb('used_bytes', '+', bytes), '<=', eb.ref('quota_bytes'))]),
-    )
-    .executeTakeFirst();
-  return Number(updated.numUpdatedRows) === 1;
+  // Every stored message: compiled once (compiled-query.ts).
+  const { numAffectedRows } = await runCompiled(
+    db,
+    'addMailboxUsageWithinQuota',
+    '',
+    [bytes, id, bytes],
+    ([added, mailbox, checked]) =>
+      db
+        .updateTable('mailboxes')
+        .set((eb) => ({ used_bytes: eb('used_bytes', '+', added) }))
+        .where('id', '=', mailbox)
+        .where((eb) =>
+          eb.or([
+            eb('quota_bytes', '<=', 0),
+            eb(eb('used_bytes', '+', checked), '<=', eb.ref('quota_bytes')),
+          ]),
+        ),
+  );
+  return Number(numAffectedRows) === 1;
 }
 
 /** Gives `bytes` of deleted mail back to the mailbox's quota (never below zero). */

@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { runCompiled } from '../compiled-query.js';
 import type { Engine } from '../database.js';
 import type { Database, FolderName, MessageRow, NewMessageRow } from '../schema.js';
 import { BIGRAM, bigramQuery } from '../search-bigrams.js';
@@ -160,8 +161,22 @@ export async function insertMessages(db: Queryable, rows: NewMessageInFolder[]):
     }
     const ids: number[] = [];
     for (const row of numbered) {
-      const inserted = await trx.insertInto('messages').values(row).returning('id').executeTakeFirstOrThrow();
-      ids.push(inserted.id);
+      // Every stored message: compiled once per set of columns (compiled-query.ts).
+      const columns = Object.keys(row) as (keyof NewMessageRow)[];
+      const { rows: inserted } = await runCompiled(
+        trx,
+        'insertMessage',
+        columns.join(),
+        columns.map((column) => row[column]),
+        (values) =>
+          trx
+            .insertInto('messages')
+            .values(Object.fromEntries(columns.map((column, index) => [column, values[index]])) as never)
+            .returning('id'),
+      );
+      const id = inserted[0]?.id;
+      if (id === undefined) throw new Error('insert into messages returned no id');
+      ids.push(id);
     }
     return ids;
   });

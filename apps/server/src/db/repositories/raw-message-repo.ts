@@ -1,16 +1,32 @@
 import type { Insertable } from 'kysely';
+import { runCompiled } from '../compiled-query.js';
 import type { MessageRawChunkTable, RawMessageTable } from '../schema.js';
 import { messagesOfRaw } from './message-repo.js';
 import type { Queryable } from './queryable.js';
 
 /** The bytes of one received DATA: the row first, then its chunks (`insertRawChunk`). */
-export async function insertRawMessage(db: Queryable, row: Insertable<RawMessageTable>): Promise<number> {
-  const raw = await db.insertInto('raw_messages').values(row).returning('id').executeTakeFirstOrThrow();
-  return raw.id;
+export async function insertRawMessage(
+  db: Queryable,
+  row: Pick<Insertable<RawMessageTable>, 'size' | 'sha256' | 'created_at'>,
+): Promise<number> {
+  // Every stored message: compiled once (compiled-query.ts).
+  const { rows } = await runCompiled(
+    db,
+    'insertRawMessage',
+    '',
+    [row.size, row.sha256, row.created_at],
+    ([size, sha256, created_at]) =>
+      db.insertInto('raw_messages').values({ size, sha256, created_at }).returning('id'),
+  );
+  const id = rows[0]?.id;
+  if (id === undefined) throw new Error('insert into raw_messages returned no id');
+  return id;
 }
 
 export async function insertRawChunk(db: Queryable, chunk: Insertable<MessageRawChunkTable>): Promise<void> {
-  await db.insertInto('message_raw_chunks').values(chunk).execute();
+  await runCompiled(db, 'insertRawChunk', '', [chunk.raw_id, chunk.seq, chunk.data], ([raw_id, seq, data]) =>
+    db.insertInto('message_raw_chunks').values({ raw_id, seq, data }),
+  );
 }
 
 /** The checksum of a raw message written in a stream, known only once its last chunk is in. */

@@ -1,9 +1,12 @@
+import { runCompiled } from '../compiled-query.js';
 import type { SettingTable } from '../schema.js';
 import type { Queryable } from './queryable.js';
 
 /** Every stored setting: one row per key, its value JSON. */
 export async function listSettings(db: Queryable): Promise<SettingTable[]> {
-  return db.selectFrom('settings').selectAll().execute();
+  // Read several times for every message (settings-service.ts reads them on each use): compiled once.
+  const { rows } = await runCompiled(db, 'listSettings', '', [], () => db.selectFrom('settings').selectAll());
+  return rows;
 }
 
 /** The stored JSON of one key, or undefined when it was never set. */

@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, type Insertable, sql, type Updateable } from 'kysely';
+import { runCompiled } from '../compiled-query.js';
 import type { Engine } from '../database.js';
 import type {
   Database,
@@ -197,48 +198,55 @@ export async function enqueueMailDeliveries(
   now: number,
 ): Promise<number> {
   if (messageIds.length === 0) return 0;
-  const result = await db
-    .insertInto('webhook_deliveries')
-    .columns([
-      'webhook_id',
-      'event',
-      'message_id',
-      'delivery_key',
-      'status',
-      'attempts',
-      'next_attempt_at',
-      'created_at',
-      'updated_at',
-    ])
-    .expression(
+  // Run for every stored message: compiled once (compiled-query.ts).
+  const { numAffectedRows } = await runCompiled(
+    db,
+    'enqueueMailDeliveries',
+    `${engine}:${messageIds.length}`,
+    [now, ...messageIds],
+    ([at, ...ids]) =>
       db
-        // Started on the owner's targets (this file owns them), joined to the stored messages.
-        .selectFrom('webhooks')
-        .innerJoin('mailboxes', 'mailboxes.owner_id', 'webhooks.owner_id')
-        .innerJoin('messages', 'messages.mailbox_id', 'mailboxes.id')
-        .select([
-          'webhooks.id',
-          sql.lit('mail.received').as('event'),
-          'messages.id as message_id',
-          randomKey(engine).as('delivery_key'),
-          sql.lit('pending').as('status'),
-          sql.lit(0).as('attempts'),
-          sql.val(now).as('next_attempt_at'),
-          sql.val(now).as('created_at'),
-          sql.val(now).as('updated_at'),
+        .insertInto('webhook_deliveries')
+        .columns([
+          'webhook_id',
+          'event',
+          'message_id',
+          'delivery_key',
+          'status',
+          'attempts',
+          'next_attempt_at',
+          'created_at',
+          'updated_at',
         ])
-        .where('messages.id', 'in', messageIds)
-        .where('webhooks.enabled', '=', 1)
-        .where(subscribedTo('mail.received'))
-        .where((eb) =>
-          eb.or([
-            eb('webhooks.address', 'is', null),
-            eb('webhooks.address', '=', eb.ref('mailboxes.address')),
-          ]),
+        .expression(
+          db
+            // Started on the owner's targets (this file owns them), joined to the stored messages.
+            .selectFrom('webhooks')
+            .innerJoin('mailboxes', 'mailboxes.owner_id', 'webhooks.owner_id')
+            .innerJoin('messages', 'messages.mailbox_id', 'mailboxes.id')
+            .select([
+              'webhooks.id',
+              sql.lit('mail.received').as('event'),
+              'messages.id as message_id',
+              randomKey(engine).as('delivery_key'),
+              sql.lit('pending').as('status'),
+              sql.lit(0).as('attempts'),
+              sql.val(at).as('next_attempt_at'),
+              sql.val(at).as('created_at'),
+              sql.val(at).as('updated_at'),
+            ])
+            .where('messages.id', 'in', ids)
+            .where('webhooks.enabled', '=', 1)
+            .where(subscribedTo('mail.received'))
+            .where((eb) =>
+              eb.or([
+                eb('webhooks.address', 'is', null),
+                eb('webhooks.address', '=', eb.ref('mailboxes.address')),
+              ]),
+            ),
         ),
-    )
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0);
+  );
+  return Number(numAffectedRows ?? 0);
 }
 
 /** Inserts one delivery row as given (testWebhook records its finished attempt with it). */
