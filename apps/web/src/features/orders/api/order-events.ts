@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { showInfoNotification } from '../../../lib/feedback';
 import { openEventStream } from '../../../lib/http';
 import { orderKeys } from './get-orders';
+import { t } from '../../../lib/i18n';
 
 /** An `order` event's data, or null when it does not parse. */
 export function parseOrderNotice(data: string): OrderNotice | null {
@@ -32,7 +33,7 @@ export function useOrderNotices(enabled: boolean): void {
           const notice = parseOrderNotice(data);
           if (!notice) return;
           showInfoNotification(
-            '新订单',
+            t('新订单'),
             `${notice.address}，¥${(notice.amount / 100).toFixed(2)}，买家 ${notice.phone}（订单 ${notice.orderNo}）`,
             `order-${notice.orderNo}`,
           );

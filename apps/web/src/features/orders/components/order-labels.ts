@@ -1,19 +1,24 @@
 import type { OrderStatus } from '@youju/contract';
+import { t } from '../../../lib/i18n';
 
 export const orderStatusTags: Record<OrderStatus, { color: string; label: string }> = {
-  pending: { color: 'processing', label: '待付款' },
-  paid: { color: 'warning', label: '已付款' },
-  delivered: { color: 'success', label: '已开通' },
-  cancelled: { color: 'default', label: '已取消' },
-  expired: { color: 'default', label: '已过期' },
+  pending: { color: 'processing', label: t('待付款') },
+  paid: { color: 'warning', label: t('已付款') },
+  delivered: { color: 'success', label: t('已开通') },
+  cancelled: { color: 'default', label: t('已取消') },
+  expired: { color: 'default', label: t('已过期') },
 };
 
-const payTypeNames: Record<string, string> = { alipay: '支付宝', wxpay: '微信支付', qqpay: 'QQ 钱包' };
+const payTypeNames: Record<string, string> = {
+  alipay: t('支付宝'),
+  wxpay: t('微信支付'),
+  qqpay: t('QQ 钱包'),
+};
 
 export function payMethodLabel(method: string): string {
-  if (method === 'manual') return '人工确认';
-  if (method.startsWith('epay:')) return payTypeNames[method.slice(5)] ?? '在线支付';
-  return '其他';
+  if (method === 'manual') return t('人工确认');
+  if (method.startsWith('epay:')) return payTypeNames[method.slice(5)] ?? t('在线支付');
+  return t('其他');
 }
 
 export function yuan(fen: number): string {

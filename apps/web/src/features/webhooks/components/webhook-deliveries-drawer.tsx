@@ -3,17 +3,18 @@ import { Drawer, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { renderTime } from '../../../components/time-text';
 import { useWebhookDeliveries } from '../api/get-webhooks';
+import { t } from '../../../lib/i18n';
 
 const statusTags: Record<WebhookDelivery['status'], { color: string; text: string }> = {
-  pending: { color: 'processing', text: '等待重试' },
-  delivered: { color: 'success', text: '已送达' },
-  failed: { color: 'error', text: '失败' },
+  pending: { color: 'processing', text: t('等待重试') },
+  delivered: { color: 'success', text: t('已送达') },
+  failed: { color: 'error', text: t('失败') },
 };
 
 const eventLabels: Record<string, string> = {
-  'mail.received': '新邮件',
-  'order.created': '新订单',
-  'webhook.test': '测试',
+  'mail.received': t('新邮件'),
+  'order.created': t('新订单'),
+  'webhook.test': t('测试'),
 };
 
 /** 投递记录: each delivery with its attempts and every response code, newest first. */
@@ -21,7 +22,7 @@ export function WebhookDeliveriesDrawer({ webhook, onClose }: { webhook: Webhook
   const [page, setPage] = useState(1);
   const deliveries = useWebhookDeliveries(webhook.id, page);
   return (
-    <Drawer open title="投递记录" size="min(760px, 100vw)" onClose={onClose}>
+    <Drawer open title={t('投递记录')} size="min(760px, 100vw)" onClose={onClose}>
       <Typography.Paragraph type="secondary" ellipsis={{ tooltip: webhook.url }}>
         {webhook.url}
       </Typography.Paragraph>
@@ -30,7 +31,7 @@ export function WebhookDeliveriesDrawer({ webhook, onClose }: { webhook: Webhook
         size="small"
         loading={deliveries.isPending}
         dataSource={deliveries.data?.list ?? []}
-        locale={{ emptyText: '还没有投递记录' }}
+        locale={{ emptyText: t('还没有投递记录') }}
         scroll={{ x: 640 }}
         pagination={{
           current: page,
@@ -40,33 +41,33 @@ export function WebhookDeliveriesDrawer({ webhook, onClose }: { webhook: Webhook
           showSizeChanger: false,
         }}
         columns={[
-          { title: '时间', dataIndex: 'createdAt', width: 150, render: renderTime() },
+          { title: t('时间'), dataIndex: 'createdAt', width: 150, render: renderTime() },
           {
-            title: '事件',
+            title: t('事件'),
             dataIndex: 'event',
             width: 80,
             render: (event: string) => eventLabels[event] ?? event,
           },
           {
-            title: '状态',
+            title: t('状态'),
             dataIndex: 'status',
             width: 90,
             render: (status: WebhookDelivery['status']) => (
               <Tag color={statusTags[status].color}>{statusTags[status].text}</Tag>
             ),
           },
-          { title: '尝试', dataIndex: 'attempts', width: 60 },
+          { title: t('尝试'), dataIndex: 'attempts', width: 60 },
           {
-            title: '响应码',
+            title: t('响应码'),
             dataIndex: 'responseCodes',
             width: 120,
             render: (codes: number[]) =>
               codes.length === 0
                 ? '—'
-                : codes.map((code) => (code === 0 ? '无响应' : String(code))).join(' → '),
+                : codes.map((code) => (code === 0 ? t('无响应') : String(code))).join(' → '),
           },
           {
-            title: '说明',
+            title: t('说明'),
             key: 'detail',
             render: (_value, delivery) =>
               delivery.lastError ? (
