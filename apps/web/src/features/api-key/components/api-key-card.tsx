@@ -1,8 +1,8 @@
 import { Alert, Button, Card, Descriptions, Popconfirm, Skeleton, Typography } from 'antd';
 import { TimeText } from '../../../components/time-text';
 import { showSuccessMessage } from '../../../lib/feedback';
-import { useApiKey, useRefreshApiKey } from '../api/api-key';
 import { t } from '../../../lib/i18n';
+import { useApiKey, useRefreshApiKey } from '../api/api-key';
 
 /**
  * The caller's API key: shown in full once (right after it is made or refreshed), masked otherwise;

@@ -29,10 +29,10 @@ export function curlExamples({ baseUrl, domain = t('你的域名'), apiKey = t('
       title: t('列出收到的邮件'),
       command: `curl ${header} "${api}/getInbox?address=${address}&page=1&pageSize=20"`,
     },
-    { title: t('读取一封邮件'), command: `curl ${header} "${api}/getEmail?id=邮件编号"` },
+    { title: t('读取一封邮件'), command: `curl ${header} "${api}/getEmail?id=${t('邮件编号')}"` },
     {
       title: t('删除邮件'),
-      command: `curl -X POST ${header} -H "Content-Type: application/json" -d '{"ids":[邮件编号]}' ${api}/delEmail`,
+      command: `curl -X POST ${header} -H "Content-Type: application/json" -d '{"ids":[${t('邮件编号')}]}' ${api}/delEmail`,
     },
   ];
 }
@@ -57,7 +57,9 @@ export function CurlExamples(props: CurlExamplesProps) {
         </div>
       ))}
       <Typography.Text type="secondary">
-        所有响应都是 {'{ error, msg, data }'}：error 为 0 表示成功，否则 msg 说明原因。完整说明见
+        {t('所有响应都是 {shape}：error 为 0 表示成功，否则 msg 说明原因。完整说明见', {
+          shape: '{ error, msg, data }',
+        })}
         <Typography.Link href="/api/openapi.json" target="_blank">
           {t('接口文档（OpenAPI）')}
         </Typography.Link>

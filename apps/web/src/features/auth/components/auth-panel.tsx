@@ -1,11 +1,11 @@
 import { Card, Tabs, type TabsProps } from 'antd';
+import { t } from '../../../lib/i18n';
 import { readStoredText, writeStoredText } from '../../../state/local-storage';
 import { useSettingsStore } from '../../../state/settings';
 import { MailboxLoginForm } from './mailbox-login-form';
 import { RegisterMailboxForm } from './register-mailbox-form';
 import { SetupForm } from './setup-form';
 import { SystemLoginForm } from './system-login-form';
-import { t } from '../../../lib/i18n';
 
 /**
  * The tab of the last successful login in this browser (never a name or a password): a mailbox

@@ -2,8 +2,8 @@ import { LockOutlined, MailOutlined } from '@ant-design/icons';
 import type { LoginEmailBody } from '@youju/contract';
 import { Button, Form, Input } from 'antd';
 import { rules } from '../../../config/validation';
-import { useLoginEmail } from '../api/login-email';
 import { t } from '../../../lib/i18n';
+import { useLoginEmail } from '../api/login-email';
 
 interface MailboxLoginFormProps {
   onAuthenticated: (token: string) => Promise<void>;

@@ -5,10 +5,10 @@ import { useOpenDomains } from '../../../api/get-open-domains';
 import { rules } from '../../../config/validation';
 import { formatTime } from '../../../lib/dates';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { usePreselectOnly } from '../../../lib/use-preselect-only';
 import { useSettingsStore } from '../../../state/settings';
 import { useRegisterEmail } from '../api/register-email';
-import { t } from '../../../lib/i18n';
 
 interface RegisterMailboxFormProps {
   onAuthenticated: (token: string) => Promise<void>;
@@ -21,8 +21,9 @@ interface RegisterValues {
 }
 
 function successText(data: RegEmailData): string {
-  const expiry = data.expiresAt ? `，有效期至 ${formatTime(data.expiresAt)}` : '';
-  return `邮箱 ${data.email} 注册成功${expiry}`;
+  return data.expiresAt
+    ? t('邮箱 {email} 注册成功，有效期至 {date}', { email: data.email, date: formatTime(data.expiresAt) })
+    : t('邮箱 {email} 注册成功', { email: data.email });
 }
 
 /** Empty optional fields are left out, so the server picks a random name or makes the mailbox temporary. */

@@ -2,8 +2,8 @@ import { KeyOutlined, LockOutlined, UserOutlined } from '@ant-design/icons';
 import type { StartAuthBody } from '@youju/contract';
 import { Alert, Button, Form, Input } from 'antd';
 import { confirmationField, rules } from '../../../config/validation';
-import { useStartAuth } from '../api/start-auth';
 import { t } from '../../../lib/i18n';
+import { useStartAuth } from '../api/start-auth';
 
 interface SetupFormProps {
   onAuthenticated: (token: string) => Promise<void>;

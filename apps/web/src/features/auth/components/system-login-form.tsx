@@ -2,8 +2,8 @@ import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import type { LoginBody } from '@youju/contract';
 import { Button, Form, Input } from 'antd';
 import { rules } from '../../../config/validation';
-import { useLogin } from '../api/login';
 import { t } from '../../../lib/i18n';
+import { useLogin } from '../api/login';
 
 interface SystemLoginFormProps {
   onAuthenticated: (token: string) => Promise<void>;

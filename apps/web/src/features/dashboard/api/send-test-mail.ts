@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SendEmailData } from '@youju/contract';
 import { apiPost } from '../../../lib/http';
-import { guideKeys } from './get-guide';
 import { t } from '../../../lib/i18n';
+import { guideKeys } from './get-guide';
 
 /**
  * The checklist's test mail: POST /api/user/sendEmail (the ordinary sending path) from
@@ -13,7 +13,9 @@ export function sendTestMail(input: { domain: string; to: string }): Promise<Sen
     from: `test@${input.domain}`,
     to: [input.to],
     subject: t('邮局测试邮件'),
-    text: `这是一封来自 ${input.domain} 的测试邮件。收到它，说明这个域名已经可以发信了。`,
+    text: t('这是一封来自 {domain} 的测试邮件。收到它，说明这个域名已经可以发信了。', {
+      domain: input.domain,
+    }),
   });
 }
 

@@ -4,8 +4,8 @@ import { useMemo } from 'react';
 import { useAppComponents } from '../../../components/app-components';
 import { LineChart } from '../../../components/charts/line-chart';
 import { formatBytes } from '../../../lib/bytes';
-import { useDashboard } from '../api/get-dashboard';
 import { t } from '../../../lib/i18n';
+import { useDashboard } from '../api/get-dashboard';
 
 interface StatCard {
   title: string;
@@ -70,7 +70,9 @@ export function DashboardView() {
   return (
     <div>
       <Typography.Paragraph type="secondary">
-        {data.scope === 'system' ? t('全站数据') : t('你的域名和邮箱的数据')}，每分钟自动刷新。
+        {data.scope === 'system'
+          ? t('全站数据，每分钟自动刷新。')
+          : t('你的域名和邮箱的数据，每分钟自动刷新。')}
       </Typography.Paragraph>
       <Row gutter={[16, 16]}>
         {statCards(data.totals).map((card) => (
@@ -96,7 +98,8 @@ export function DashboardView() {
           <Card title={t('健康度')} className="dashboard-radar-chart">
             <RadarChart indicators={radar.indicators} series={radar.series} />
             <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
-              {data.radar.map((item) => `${item.name} ${item.value}`).join(' · ')}（满分 100）
+              {data.radar.map((item) => `${item.name} ${item.value}`).join(' · ')}
+              {t('（满分 100）')}
             </Typography.Paragraph>
           </Card>
         </Col>

@@ -3,10 +3,10 @@ import { Button, Card, Input, List, Space, Typography } from 'antd';
 import { type CSSProperties, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { readStoredText, writeStoredText } from '../../../state/local-storage';
 import { useGuide } from '../api/get-guide';
 import { useSendTestMail } from '../api/send-test-mail';
-import { t } from '../../../lib/i18n';
 
 /**
  * Dismissal is remembered in this browser's local storage (no password, nothing secret): a
@@ -53,13 +53,13 @@ export function GuideCard({ links, style }: GuideCardProps) {
     {
       title: t('发送测试邮件'),
       description: domain
-        ? `从 test@${domain} 发一封测试邮件（可发给本域名下的邮箱，或你的其他邮箱）`
+        ? t('从 test@{domain} 发一封测试邮件（可发给本域名下的邮箱，或你的其他邮箱）', { domain })
         : t('先添加一个域名'),
       action: domain ? (
         <Space.Compact style={{ width: '100%', maxWidth: 420 }}>
           <Input
             aria-label={t('测试邮件收件地址')}
-            placeholder={`收件地址，如 hello@${domain}`}
+            placeholder={t('收件地址，如 hello@{domain}', { domain })}
             value={to}
             onChange={(event) => setTo(event.target.value)}
           />

@@ -1,9 +1,9 @@
 import type { NewFilter } from '@youju/contract';
 import { Alert, Form, Input, Modal, Select, Switch, Typography } from 'antd';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useAddFilter } from '../api/add-filter';
 import { actionHelp, actionLabels, fieldLabels, matchLabels, optionsOf } from './filter-labels';
-import { t } from '../../../lib/i18n';
 
 interface FilterFormDialogProps {
   onClose: () => void;
@@ -51,14 +51,14 @@ export function FilterFormDialog({ onClose }: FilterFormDialogProps) {
           label={t('匹配字段')}
           rules={[{ required: true, message: t('请选择匹配字段') }]}
         >
-          <Select options={optionsOf(fieldLabels)} />
+          <Select options={optionsOf(fieldLabels())} />
         </Form.Item>
         <Form.Item
           name="match"
           label={t('匹配方式')}
           rules={[{ required: true, message: t('请选择匹配方式') }]}
         >
-          <Select options={optionsOf(matchLabels)} />
+          <Select options={optionsOf(matchLabels())} />
         </Form.Item>
         <Form.Item
           name="value"
@@ -76,10 +76,10 @@ export function FilterFormDialog({ onClose }: FilterFormDialogProps) {
           label={t('处理方式')}
           rules={[{ required: true, message: t('请选择处理方式') }]}
         >
-          <Select options={optionsOf(actionLabels)} />
+          <Select options={optionsOf(actionLabels())} />
         </Form.Item>
         <Typography.Paragraph type="secondary" style={{ marginTop: -12 }}>
-          {actionHelp[action]}
+          {actionHelp()[action]}
         </Typography.Paragraph>
         <Form.Item name="enabled" label={t('启用')} valuePropName="checked">
           <Switch />

@@ -3,11 +3,11 @@ import type { Filter } from '@youju/contract';
 import { Button, Card, Popconfirm, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useDeleteFilter } from '../api/delete-filter';
 import { useFilters } from '../api/get-filters';
 import { FilterFormDialog } from './filter-form-dialog';
 import { actionHelp, actionLabels, fieldLabels, matchLabels } from './filter-labels';
-import { t } from '../../../lib/i18n';
 
 function DeleteFilterButton({ filter }: { filter: Filter }) {
   const remove = useDeleteFilter(() => showSuccessMessage(t('已删除过滤规则')));
@@ -42,8 +42,8 @@ export function FilterTable() {
       }
     >
       <Typography.Paragraph type="secondary">
-        收信时按规则检查发件人、收件人、主题或正文，命中后按处理方式执行：
-        {Object.values(actionHelp).join(' ')}
+        {t('收信时按规则检查发件人、收件人、主题或正文，命中后按处理方式执行：')}
+        {Object.values(actionHelp()).join(' ')}
       </Typography.Paragraph>
       <Table<Filter>
         rowKey="id"
@@ -57,13 +57,13 @@ export function FilterTable() {
             title: t('匹配字段'),
             dataIndex: 'field',
             width: 100,
-            render: (field: Filter['field']) => fieldLabels[field],
+            render: (field: Filter['field']) => fieldLabels()[field],
           },
           {
             title: t('匹配方式'),
             dataIndex: 'match',
             width: 110,
-            render: (match: Filter['match']) => matchLabels[match],
+            render: (match: Filter['match']) => matchLabels()[match],
           },
           {
             title: t('匹配内容'),
@@ -75,9 +75,9 @@ export function FilterTable() {
             dataIndex: 'action',
             width: 140,
             render: (action: Filter['action']) => (
-              <Tooltip title={actionHelp[action]}>
+              <Tooltip title={actionHelp()[action]}>
                 <Tag color={action === 'reject' ? 'red' : action === 'discard' ? 'volcano' : 'orange'}>
-                  {actionLabels[action]}
+                  {actionLabels()[action]}
                 </Tag>
               </Tooltip>
             ),

@@ -18,14 +18,15 @@ import { renderTime, TimeText } from '../../../components/time-text';
 import { dayjs } from '../../../lib/dates';
 import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
 import { ApiError } from '../../../lib/http';
-import { useAddBlacklistIp, useBlacklist, useRemoveBlacklistIp } from '../api/blacklist';
 import { t } from '../../../lib/i18n';
+import { useAddBlacklistIp, useBlacklist, useRemoveBlacklistIp } from '../api/blacklist';
 
-const SOURCE_NAMES: Record<BlacklistItem['source'], { text: string; color: string }> = {
+/** Each source's name (in the current language, so built when called) and colour. */
+const sourceNames = (): Record<BlacklistItem['source'], { text: string; color: string }> => ({
   manual: { text: t('手动添加'), color: 'blue' },
   login: { text: t('登录失败过多'), color: 'orange' },
   smtp: { text: t('SMTP 滥用'), color: 'purple' },
-};
+});
 
 interface FormValues {
   ip: string;
@@ -43,7 +44,7 @@ export function BlacklistCard() {
   const list = useBlacklist();
   const add = useAddBlacklistIp((entry) => {
     form.resetFields();
-    showSuccessMessage(`已封禁 ${entry.ip}`);
+    showSuccessMessage(t('已封禁 {ip}', { ip: entry.ip }));
   });
   const remove = useRemoveBlacklistIp(() => showSuccessMessage(t('已解除封禁')));
 
@@ -82,7 +83,7 @@ export function BlacklistCard() {
       title: t('来源'),
       dataIndex: 'source',
       render: (source: BlacklistItem['source']) => (
-        <Tag color={SOURCE_NAMES[source].color}>{SOURCE_NAMES[source].text}</Tag>
+        <Tag color={sourceNames()[source].color}>{sourceNames()[source].text}</Tag>
       ),
     },
     { title: t('原因'), dataIndex: 'reason' },
@@ -102,7 +103,7 @@ export function BlacklistCard() {
       key: 'actions',
       render: (_value, item) => (
         <Popconfirm
-          title={`解除对 ${item.ip} 的封禁？`}
+          title={t('解除对 {ip} 的封禁？', { ip: item.ip })}
           okText={t('解除')}
           cancelText={t('取消')}
           onConfirm={() => remove.mutate(item.ip)}
@@ -163,7 +164,11 @@ export function BlacklistCard() {
         dataSource={list.data ?? []}
         loading={list.isPending}
         scroll={{ x: true }}
-        pagination={{ pageSize: 20, hideOnSinglePage: true, showTotal: (total) => `共 ${total} 条` }}
+        pagination={{
+          pageSize: 20,
+          hideOnSinglePage: true,
+          showTotal: (total) => t('共 {total} 条', { total }),
+        }}
         locale={{ emptyText: t('黑名单为空') }}
       />
     </Card>

@@ -17,8 +17,8 @@ import {
 import { type ReactNode, useEffect } from 'react';
 import { TimeText } from '../../../components/time-text';
 import { showSuccessMessage } from '../../../lib/feedback';
-import { useForward, useSetForward } from '../api/forward';
 import { t } from '../../../lib/i18n';
+import { useForward, useSetForward } from '../api/forward';
 
 interface ForwardFormValues {
   forwardTo: string;
@@ -176,7 +176,9 @@ export function ForwardSettingsView({ address, addresses, onAddressChange }: For
             title={t('最近有一封邮件没有转发（已保留在本站）')}
             description={
               <>
-                {setting.lastSkipped.reason}（<TimeText value={setting.lastSkipped.at} />
+                {setting.lastSkipped.reason}
+                {t('（')}
+                <TimeText value={setting.lastSkipped.at} />
                 {t('）')}
               </>
             }

@@ -3,8 +3,8 @@ import type { OrderNotice } from '@youju/contract';
 import { useEffect } from 'react';
 import { showInfoNotification } from '../../../lib/feedback';
 import { openEventStream } from '../../../lib/http';
-import { orderKeys } from './get-orders';
 import { t } from '../../../lib/i18n';
+import { orderKeys } from './get-orders';
 
 /** An `order` event's data, or null when it does not parse. */
 export function parseOrderNotice(data: string): OrderNotice | null {
@@ -34,7 +34,13 @@ export function useOrderNotices(enabled: boolean): void {
           if (!notice) return;
           showInfoNotification(
             t('新订单'),
-            `${notice.address}，¥${(notice.amount / 100).toFixed(2)}，买家 ${notice.phone}（订单 ${notice.orderNo}）`,
+            t('{address}，¥{amount}，买家 {phone}（订单 {orderNo}）', {
+              address: notice.address,
+              amount: (notice.amount / 100).toFixed(2),
+              phone: notice.phone,
+              orderNo: notice.orderNo,
+            }),
+
             `order-${notice.orderNo}`,
           );
         },

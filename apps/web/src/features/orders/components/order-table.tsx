@@ -5,11 +5,11 @@ import { FilterSelect } from '../../../components/filter-select';
 import { renderTime } from '../../../components/time-text';
 import { useTablePaging } from '../../../components/use-table-paging';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useCancelOrder } from '../api/cancel-order';
 import { useConfirmOrder } from '../api/confirm-order';
 import { useOrders } from '../api/get-orders';
 import { orderStatusTags, payMethodLabel, yuan } from './order-labels';
-import { t } from '../../../lib/i18n';
 
 /** Store orders on the caller's domains: confirm a manual payment (the mailbox opens once) or cancel. */
 export function OrderTable() {
@@ -23,7 +23,9 @@ export function OrderTable() {
   });
   const confirmMutation = useConfirmOrder((order) =>
     showSuccessMessage(
-      order.status === 'delivered' ? `已确认收款，邮箱 ${order.address} 已开通` : t('已确认收款'),
+      order.status === 'delivered'
+        ? t('已确认收款，邮箱 {address} 已开通', { address: order.address })
+        : t('已确认收款'),
     ),
   );
   const cancelMutation = useCancelOrder(() => showSuccessMessage(t('订单已取消')));
@@ -43,7 +45,8 @@ export function OrderTable() {
       title: t('状态'),
       dataIndex: 'status',
       render: (value: OrderStatus, order) => {
-        const tag = <Tag color={orderStatusTags[value].color}>{orderStatusTags[value].label}</Tag>;
+        const tags = orderStatusTags();
+        const tag = <Tag color={tags[value].color}>{tags[value].label}</Tag>;
         return order.failure ? <Tooltip title={order.failure}>{tag}</Tooltip> : tag;
       },
     },
@@ -56,8 +59,8 @@ export function OrderTable() {
         order.status === 'pending' || order.status === 'expired' ? (
           <Space>
             <Popconfirm
-              title={`确认已收到订单 ${order.orderNo} 的付款？`}
-              description={`确认后立即开通 ${order.address}。`}
+              title={t('确认已收到订单 {orderNo} 的付款？', { orderNo: order.orderNo })}
+              description={t('确认后立即开通 {address}。', { address: order.address })}
               okText={t('确认收款')}
               cancelText={t('取消')}
               onConfirm={() => confirmMutation.mutateAsync(order.orderNo)}
@@ -94,9 +97,9 @@ export function OrderTable() {
           onChange={filterChange(setStatus)}
           options={[
             { value: 'all', label: t('全部状态') },
-            ...(Object.keys(orderStatusTags) as OrderStatus[]).map((key) => ({
-              value: key,
-              label: orderStatusTags[key].label,
+            ...Object.entries(orderStatusTags()).map(([key, tag]) => ({
+              value: key as OrderStatus,
+              label: tag.label,
             })),
           ]}
         />

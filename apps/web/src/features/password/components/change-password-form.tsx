@@ -1,7 +1,7 @@
 import { Button, Card, Form, Input } from 'antd';
 import { confirmationField, rules } from '../../../config/validation';
-import { useChangePassword } from '../api/change-password';
 import { t } from '../../../lib/i18n';
+import { useChangePassword } from '../api/change-password';
 
 interface FormValues {
   oldPassword?: string;

@@ -1,9 +1,9 @@
 import { GlobalOutlined } from '@ant-design/icons';
 import type { SaleDomain } from '@youju/contract';
 import { Alert, Button, Card, Col, Empty, Row, Skeleton, Statistic, Typography } from 'antd';
+import { t } from '../../../lib/i18n';
 import { useSettingsStore } from '../../../state/settings';
 import { useSaleDomains } from '../api/get-sale-domains';
-import { t } from '../../../lib/i18n';
 
 /** Prices travel in fen (分); people read yuan (元). */
 export function formatYuan(fen: number): string {
@@ -12,7 +12,7 @@ export function formatYuan(fen: number): string {
 
 export function stockText(stock: SaleDomain['stock']): string {
   if (stock === null || stock === undefined) return t('库存充足');
-  return stock > 0 ? `剩余 ${stock} 个` : t('已售完');
+  return stock > 0 ? t('剩余 {count} 个', { count: stock }) : t('已售完');
 }
 
 /** Domains whose mailboxes the store sells, with their price per mailbox; `onBuy` adds a 购买 button. */

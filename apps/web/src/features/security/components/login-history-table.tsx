@@ -2,8 +2,8 @@ import type { LoginHistoryItem } from '@youju/contract';
 import { Card, Table, type TableProps, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { renderTime } from '../../../components/time-text';
-import { useLoginHistory } from '../api/get-login-history';
 import { t } from '../../../lib/i18n';
+import { useLoginHistory } from '../api/get-login-history';
 
 /** The caller's login attempts, successful or not, newest first. */
 export function LoginHistoryTable() {
@@ -18,7 +18,7 @@ export function LoginHistoryTable() {
         success ? (
           <Tag color="green">{t('成功')}</Tag>
         ) : (
-          <Tag color="red">失败{item.reason ? `：${item.reason}` : ''}</Tag>
+          <Tag color="red">{item.reason ? t('失败：{reason}', { reason: item.reason }) : t('失败')}</Tag>
         ),
     },
     { title: t('IP 地址'), dataIndex: 'ip' },
@@ -42,7 +42,8 @@ export function LoginHistoryTable() {
           current: paging.page,
           pageSize: paging.pageSize,
           total: history.data?.total ?? 0,
-          showTotal: (total) => `共 ${total} 条`,
+          showTotal: (total) => t('共 {total} 条', { total }),
+
           onChange: (page, pageSize) => setPaging({ page, pageSize }),
         }}
       />

@@ -2,15 +2,15 @@ import type { SessionItem } from '@youju/contract';
 import { Button, Card, Popconfirm, Table, type TableProps, Tag, Tooltip } from 'antd';
 import { renderTime } from '../../../components/time-text';
 import { showSuccessMessage } from '../../../lib/feedback';
-import { useRevokeOtherSessions, useRevokeSession, useSessions } from '../api/sessions';
 import { t } from '../../../lib/i18n';
+import { useRevokeOtherSessions, useRevokeSession, useSessions } from '../api/sessions';
 
 /** The caller's active sessions: where and on what they are logged in, with a way to end them. */
 export function SessionTable() {
   const sessions = useSessions();
   const revoke = useRevokeSession(() => showSuccessMessage(t('已结束该会话')));
   const revokeOthers = useRevokeOtherSessions((revoked) =>
-    showSuccessMessage(revoked > 0 ? `已结束其他 ${revoked} 个会话` : t('没有其他会话')),
+    showSuccessMessage(revoked > 0 ? t('已结束其他 {count} 个会话', { count: revoked }) : t('没有其他会话')),
   );
   const others = (sessions.data ?? []).filter((session) => !session.current).length;
 

@@ -5,10 +5,10 @@ import { useState } from 'react';
 import { TimeText } from '../../../components/time-text';
 import { formatBytes } from '../../../lib/bytes';
 import { showErrorMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { downloadSentRaw } from '../api/download-sent';
 import { useSentDetail } from '../api/get-sent-detail';
 import { deliveryExplanation, StatusTag } from './delivery-tags';
-import { t } from '../../../lib/i18n';
 
 /**
  * The sent message's HTML in a frame without scripts, forms or same-origin rights (sandbox with no
@@ -105,7 +105,8 @@ export function SentDetailDrawer({ id, onClose }: { id: number | null; onClose: 
               dataSource={data.attachments}
               renderItem={(attachment) => (
                 <List.Item>
-                  <PaperClipOutlined /> {attachment.filename}（{formatBytes(attachment.size, 'sent')}）
+                  <PaperClipOutlined /> {attachment.filename}
+                  {t('（{size}）', { size: formatBytes(attachment.size, 'sent') })}
                 </List.Item>
               )}
             />

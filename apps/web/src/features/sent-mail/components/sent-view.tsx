@@ -5,11 +5,11 @@ import { useState } from 'react';
 import { renderTime } from '../../../components/time-text';
 import { useTablePaging } from '../../../components/use-table-paging';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useDeleteSent } from '../api/delete-sent';
 import { useSent } from '../api/get-sent';
 import { DeliveryTags } from './delivery-tags';
 import { SentDetailDrawer } from './sent-detail-drawer';
-import { t } from '../../../lib/i18n';
 
 /**
  * /user/sent: the caller's sent mail with each recipient's delivery state (queued, sending,
@@ -22,7 +22,7 @@ export function SentView({ onCompose }: { onCompose: () => void }) {
   const [selected, setSelected] = useState<number[]>([]);
   const sent = useSent(paging.page, paging.pageSize);
   const remove = useDeleteSent((deleted) => {
-    showSuccessMessage(`已删除 ${deleted} 封邮件`);
+    showSuccessMessage(t('已删除 {count} 封邮件', { count: deleted }));
     setSelected([]);
   });
 
@@ -32,7 +32,7 @@ export function SentView({ onCompose }: { onCompose: () => void }) {
       extra={
         <Space>
           <Popconfirm
-            title={`删除选中的 ${selected.length} 封邮件？`}
+            title={t('删除选中的 {count} 封邮件？', { count: selected.length })}
             description={t('还在队列中的投递会一并取消。')}
             okText={t('删除')}
             cancelText={t('取消')}
@@ -97,7 +97,12 @@ export function SentView({ onCompose }: { onCompose: () => void }) {
                   okButtonProps={{ danger: true }}
                   onConfirm={() => remove.mutate([item.id])}
                 >
-                  <Button size="small" danger icon={<DeleteOutlined />} aria-label={`删除 ${item.subject}`} />
+                  <Button
+                    size="small"
+                    danger
+                    icon={<DeleteOutlined />}
+                    aria-label={t('删除 {subject}', { subject: item.subject })}
+                  />
                 </Popconfirm>
               </Space>
             ),

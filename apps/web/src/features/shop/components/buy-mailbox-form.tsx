@@ -3,11 +3,11 @@ import type { BuyEmailBody, BuyEmailData, SaleDomain } from '@youju/contract';
 import { Alert, Button, Form, Input, Radio, Result, Select, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { confirmationField, rules } from '../../../config/validation';
+import { t } from '../../../lib/i18n';
 import { useBuyEmail } from '../api/buy-email';
 import { useCheckAddress } from '../api/check-address';
 import { usePayMethods } from '../api/get-pay-methods';
 import { useDebounced } from './use-debounced';
-import { t } from '../../../lib/i18n';
 
 interface FormValues extends BuyEmailBody {
   confirmPassword: string;
@@ -36,7 +36,7 @@ function AvailabilityHint({ domainId, localPart }: { domainId?: number; localPar
   if (!check.data) return null;
   return check.data.available ? (
     <Typography.Text type="success" data-testid="address-available">
-      <CheckCircleFilled /> {check.data.address} 可以购买
+      <CheckCircleFilled /> {t('{address} 可以购买', { address: check.data.address })}
     </Typography.Text>
   ) : (
     <Typography.Text type="danger" data-testid="address-unavailable">
@@ -92,10 +92,18 @@ export function BuyMailboxForm({ domains, selectedDomainId }: BuyMailboxFormProp
               </Typography.Text>
             </span>
             <span>
-              邮箱 {placed.address}，金额 {yuan(placed.amount)} 元
+              {t('邮箱 {address}，金额 {amount} 元', {
+                address: placed.address ?? '',
+
+                amount: yuan(placed.amount),
+              })}
             </span>
             {placed.instructions && <span>{placed.instructions}</span>}
-            <span>付款确认后邮箱自动开通，可用手机号 {placed.phone} 在“查询订单”中查看进度。</span>
+            <span>
+              {t('付款确认后邮箱自动开通，可用手机号 {phone} 在“查询订单”中查看进度。', {
+                phone: placed.phone,
+              })}
+            </span>
           </Space>
         }
         extra={
@@ -128,7 +136,7 @@ export function BuyMailboxForm({ domains, selectedDomainId }: BuyMailboxFormProp
           placeholder={t('选择域名')}
           options={domains.map((item) => ({
             value: item.id,
-            label: `${item.name}（${yuan(item.price)} 元）`,
+            label: t('{name}（{price} 元）', { name: item.name, price: yuan(item.price) }),
           }))}
         />
       </Form.Item>
@@ -175,7 +183,7 @@ export function BuyMailboxForm({ domains, selectedDomainId }: BuyMailboxFormProp
       {domain && (
         <Typography.Paragraph>
           {t('应付金额：')}
-          <Typography.Text strong>{yuan(domain.price)} 元</Typography.Text>
+          <Typography.Text strong>{t('{amount} 元', { amount: yuan(domain.price) })}</Typography.Text>
         </Typography.Paragraph>
       )}
       <Button

@@ -2,18 +2,19 @@ import type { OrderStatus, PublicOrder } from '@youju/contract';
 import { Alert, Input, Table, type TableProps, Tag } from 'antd';
 import { useState } from 'react';
 import { renderTime } from '../../../components/time-text';
-import { useQueryOrders } from '../api/query-order';
 import { t } from '../../../lib/i18n';
+import { useQueryOrders } from '../api/query-order';
 
-const statusTags: Record<OrderStatus, { color: string; label: string }> = {
+// Functions, not constants: their texts are read in the current language when shown, never at import.
+const statusTags = (): Record<OrderStatus, { color: string; label: string }> => ({
   pending: { color: 'processing', label: t('等待付款确认') },
   paid: { color: 'warning', label: t('已付款，待开通') },
   delivered: { color: 'success', label: t('已开通') },
   cancelled: { color: 'default', label: t('已取消') },
   expired: { color: 'default', label: t('已过期') },
-};
+});
 
-const columns: TableProps<PublicOrder>['columns'] = [
+const columns = (): TableProps<PublicOrder>['columns'] => [
   { title: t('订单号'), dataIndex: 'orderNo' },
   { title: t('域名'), dataIndex: 'domainName' },
   {
@@ -21,11 +22,18 @@ const columns: TableProps<PublicOrder>['columns'] = [
     dataIndex: 'address',
     render: (address: string | null) => address ?? t('开通后显示'),
   },
-  { title: t('金额'), dataIndex: 'amount', render: (fen: number) => `${(fen / 100).toFixed(2)} 元` },
+  {
+    title: t('金额'),
+    dataIndex: 'amount',
+    render: (fen: number) => t('{amount} 元', { amount: (fen / 100).toFixed(2) }),
+  },
   {
     title: t('状态'),
     dataIndex: 'status',
-    render: (status: OrderStatus) => <Tag color={statusTags[status].color}>{statusTags[status].label}</Tag>,
+    render: (status: OrderStatus) => {
+      const tag = statusTags()[status];
+      return <Tag color={tag.color}>{tag.label}</Tag>;
+    },
   },
   { title: t('下单时间'), dataIndex: 'createdAt', render: renderTime() },
 ];
@@ -52,7 +60,7 @@ export function OrderLookup() {
         <Table<PublicOrder>
           rowKey="orderNo"
           size="small"
-          columns={columns}
+          columns={columns()}
           dataSource={ordersQuery.data}
           pagination={false}
           scroll={{ x: 'max-content' }}

@@ -4,9 +4,9 @@ import { useRef, useState } from 'react';
 import { useOpenDomains } from '../../../api/get-open-domains';
 import { rules } from '../../../config/validation';
 import { formatTime } from '../../../lib/dates';
+import { t } from '../../../lib/i18n';
 import { usePreselectOnly } from '../../../lib/use-preselect-only';
 import { useRedeemCard } from '../api/redeem-card';
-import { t } from '../../../lib/i18n';
 
 interface RedeemCardFormProps {
   /**
@@ -38,12 +38,14 @@ export function RedeemCardForm({ onLogin }: RedeemCardFormProps = {}) {
         title={result.extended ? t('续期成功') : t('兑换成功')}
         subTitle={
           <>
-            邮箱{' '}
+            {t('邮箱')}{' '}
             <Typography.Text strong data-testid="redeemed-address">
               {result.address}
             </Typography.Text>
-            {result.expiresAt ? `，有效期至 ${formatTime(result.expiresAt)}` : ''}。
-            {onLogin ? t('点击下方按钮直接登录，') : ''}以后可在登录页选择“邮箱登录”，用这个地址和密码登录。
+            {result.expiresAt ? t('，有效期至 {date}', { date: formatTime(result.expiresAt) }) : ''}
+            {t('。')}
+            {onLogin ? t('点击下方按钮直接登录，') : ''}
+            {t('以后可在登录页选择“邮箱登录”，用这个地址和密码登录。')}
           </>
         }
         extra={[

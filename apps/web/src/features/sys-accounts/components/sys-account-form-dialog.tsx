@@ -4,9 +4,9 @@ import { FormDialog } from '../../../components/form-dialog';
 import { roleLabels } from '../../../config/labels';
 import { rules } from '../../../config/validation';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useCreateSysAccount } from '../api/create-sys-account';
 import { useEditSysAccount } from '../api/edit-sys-account';
-import { t } from '../../../lib/i18n';
 
 interface SysAccountFormValues {
   username: string;
@@ -47,11 +47,11 @@ export function SysAccountFormDialog({ account, open, onClose }: SysAccountFormD
   const [form] = Form.useForm<SysAccountFormValues>();
   const editing = account !== null;
   const createMutation = useCreateSysAccount((created) => {
-    showSuccessMessage(`已创建账号 ${created.username}`);
+    showSuccessMessage(t('已创建账号 {username}', { username: created.username }));
     onClose();
   });
   const editMutation = useEditSysAccount((edited) => {
-    showSuccessMessage(`已保存账号 ${edited.username}`);
+    showSuccessMessage(t('已保存账号 {username}', { username: edited.username }));
     onClose();
   });
 
@@ -63,7 +63,7 @@ export function SysAccountFormDialog({ account, open, onClose }: SysAccountFormD
   return (
     <FormDialog<SysAccountFormValues>
       open={open}
-      title={editing ? `编辑账号 ${account.username}` : t('新建系统账号')}
+      title={editing ? t('编辑账号 {username}', { username: account.username }) : t('新建系统账号')}
       okText={editing ? t('保存') : t('创建')}
       saving={createMutation.isPending || editMutation.isPending}
       form={form}

@@ -6,12 +6,12 @@ import { renderTime } from '../../../components/time-text';
 import { useTablePaging } from '../../../components/use-table-paging';
 import { roleLabel } from '../../../config/labels';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { usePermissionStore } from '../../../state/permission';
 import { useDeleteSysAccount } from '../api/delete-sys-account';
 import { useEditSysAccount } from '../api/edit-sys-account';
 import { useSysAccounts } from '../api/get-sys-accounts';
 import { SysAccountFormDialog } from './sys-account-form-dialog';
-import { t } from '../../../lib/i18n';
 
 type DialogState = { open: false } | { open: true; account: SysAccount | null };
 
@@ -26,7 +26,11 @@ export function SysAccountTable() {
   const currentName = usePermissionStore((state) => state.permissionData.name);
   const accountsQuery = useSysAccounts(paging);
   const toggleMutation = useEditSysAccount((account) =>
-    showSuccessMessage(account.enabled ? `已启用账号 ${account.username}` : `已停用账号 ${account.username}`),
+    showSuccessMessage(
+      account.enabled
+        ? t('已启用账号 {username}', { username: account.username })
+        : t('已停用账号 {username}', { username: account.username }),
+    ),
   );
   const deleteMutation = useDeleteSysAccount(() => showSuccessMessage(t('账号已删除')));
   const data = accountsQuery.data;
@@ -57,7 +61,7 @@ export function SysAccountTable() {
           checked={enabled}
           checkedChildren={t('启用')}
           unCheckedChildren={t('停用')}
-          aria-label={`启用或停用账号 ${account.username}`}
+          aria-label={t('启用或停用账号 {username}', { username: account.username })}
           disabled={account.username === currentName}
           loading={toggleMutation.isPending && toggleMutation.variables?.id === account.id}
           onChange={(checked) => toggleMutation.mutate({ id: account.id, enabled: checked })}
@@ -81,7 +85,7 @@ export function SysAccountTable() {
             {t('编辑')}
           </Button>
           <Popconfirm
-            title={`删除账号 ${account.username}？`}
+            title={t('删除账号 {username}？', { username: account.username })}
             description={t('删除后该账号无法再登录，此操作不可撤销。')}
             okText={t('删除')}
             cancelText={t('取消')}

@@ -3,8 +3,8 @@ import { Alert, Button, Modal, Space, Typography } from 'antd';
 import { paths } from '../../../config/routes';
 import { copyText } from '../../../lib/clipboard';
 import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
-import { markCredentialSaved, setCredentialDialogOpen, useCredentialStore } from '../../../state/credential';
 import { t } from '../../../lib/i18n';
+import { markCredentialSaved, setCredentialDialogOpen, useCredentialStore } from '../../../state/credential';
 
 /** The text of 下载凭证: everything needed to come back, with where to go. */
 function credentialFileText(email: string, credential: string): string {
@@ -12,10 +12,10 @@ function credentialFileText(email: string, credential: string): string {
   return [
     t('临时邮箱凭证'),
     '',
-    `邮箱地址：${email}`,
-    `凭证（密码）：${credential}`,
-    `网站：${site}`,
-    `登录页：${site}${paths.auth}（选择邮箱登录，填写邮箱地址和凭证）`,
+    t('邮箱地址：{email}', { email }),
+    t('凭证（密码）：{credential}', { credential }),
+    t('网站：{site}', { site }),
+    t('登录页：{url}（选择邮箱登录，填写邮箱地址和凭证）', { url: `${site}${paths.auth}` }),
     '',
     t('凭证只显示一次，请妥善保管；任何拿到它的人都能进入这个邮箱。'),
     '',
@@ -27,7 +27,7 @@ function download(email: string, credential: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = `${email}-凭证.txt`;
+  link.download = t('{email}-凭证.txt', { email });
   document.body.appendChild(link);
   link.click();
   link.remove();

@@ -5,8 +5,8 @@ import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useOpenDomains } from '../../../api/get-open-domains';
 import { Panel } from '../../../components/panel';
 import { Paragraph, SecondaryText } from '../../../components/text';
-import { useCreateTemporaryMailbox } from '../api/create-temporary-mailbox';
 import { t } from '../../../lib/i18n';
+import { useCreateTemporaryMailbox } from '../api/create-temporary-mailbox';
 
 // /home is the first page of most visits, and most visitors see neither of these: the domain picker
 // shows only when several domains are open, the confirmation only to someone logged in. Their code

@@ -1,17 +1,23 @@
 import { Card, Descriptions, Empty, Skeleton, Typography } from 'antd';
 import { MarkdownView } from '../../../components/markdown/markdown-view';
 import { TimeText } from '../../../components/time-text';
-import { useVersion } from '../api/get-version';
 import { t } from '../../../lib/i18n';
+import { useVersion } from '../api/get-version';
 
-const ENGINE_NAMES = { sqlite: t('SQLite（内置）'), postgres: 'PostgreSQL' } as const;
+function engineName(engine: 'sqlite' | 'postgres'): string {
+  return engine === 'sqlite' ? t('SQLite（内置）') : 'PostgreSQL';
+}
 
 /** Seconds as 3 天 4 小时 5 分钟. */
 export function formatUptime(seconds: number): string {
   const days = Math.floor(seconds / 86_400);
   const hours = Math.floor((seconds % 86_400) / 3600);
   const minutes = Math.floor((seconds % 3600) / 60);
-  const parts = [days ? `${days} 天` : '', hours ? `${hours} 小时` : '', `${minutes} 分钟`];
+  const parts = [
+    days ? t('{count} 天', { count: days }) : '',
+    hours ? t('{count} 小时', { count: hours }) : '',
+    t('{count} 分钟', { count: minutes }),
+  ];
   return parts.filter(Boolean).join(' ');
 }
 
@@ -36,7 +42,7 @@ export function VersionView() {
             <TimeText value={data.buildDate} fallback={t('未记录')} />
           </Descriptions.Item>
           <Descriptions.Item label={t('Node.js 版本')}>{data.node}</Descriptions.Item>
-          <Descriptions.Item label={t('数据库')}>{ENGINE_NAMES[data.engine]}</Descriptions.Item>
+          <Descriptions.Item label={t('数据库')}>{engineName(data.engine)}</Descriptions.Item>
           <Descriptions.Item label={t('数据库结构版本')}>{data.schemaVersion}</Descriptions.Item>
           <Descriptions.Item label={t('启动时间')}>
             <TimeText value={data.startedAt} />

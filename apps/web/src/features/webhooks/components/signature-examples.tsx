@@ -1,16 +1,41 @@
 import { Tabs, Typography } from 'antd';
 import { t } from '../../../lib/i18n';
 
-const NODE_EXAMPLE = t(
-  "import { createHmac, timingSafeEqual } from 'node:crypto';\n\n// body 必须是收到的原始字节（不要先解析再序列化）\nfunction verifyYouju(secret, headers, body) {\n  const timestamp = headers['x-youju-timestamp'];\n  const expected = 'sha256=' + createHmac('sha256', secret)\n    .update(`${timestamp}.${body}`).digest('hex');\n  const given = String(headers['x-youju-signature'] ?? '');\n  const fresh = Math.abs(Date.now() / 1000 - Number(timestamp)) < 300; // 5 分钟内\n  return fresh && given.length === expected.length\n    && timingSafeEqual(Buffer.from(given), Buffer.from(expected));\n}",
-);
+// Built when shown (never at import), so that their comments are in the current language.
+const nodeExample = () =>
+  [
+    "import { createHmac, timingSafeEqual } from 'node:crypto';",
+    '',
+    `// ${t('body 必须是收到的原始字节（不要先解析再序列化）')}`,
+    'function verifyYouju(secret, headers, body) {',
+    "  const timestamp = headers['x-youju-timestamp'];",
+    "  const expected = 'sha256=' + createHmac('sha256', secret)",
+    `    .update(\`\${timestamp}.\${body}\`).digest('hex');`,
+    "  const given = String(headers['x-youju-signature'] ?? '');",
+    `  const fresh = Math.abs(Date.now() / 1000 - Number(timestamp)) < 300; // ${t('5 分钟内')}`,
+    '  return fresh && given.length === expected.length',
+    '    && timingSafeEqual(Buffer.from(given), Buffer.from(expected));',
+    '}',
+  ].join('\n');
 
-const PYTHON_EXAMPLE = t(
-  'import hashlib, hmac, time\n\n# body 是收到的原始字节（bytes），headers 是请求头\ndef verify_youju(secret: str, headers, body: bytes) -> bool:\n    timestamp = headers["X-Youju-Timestamp"]\n    expected = "sha256=" + hmac.new(\n        secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256\n    ).hexdigest()\n    fresh = abs(time.time() - int(timestamp)) < 300  # 5 分钟内\n    return fresh and hmac.compare_digest(headers.get("X-Youju-Signature", ""), expected)',
-);
+const pythonExample = () =>
+  [
+    'import hashlib, hmac, time',
+    '',
+    `# ${t('body 是收到的原始字节（bytes），headers 是请求头')}`,
+    'def verify_youju(secret: str, headers, body: bytes) -> bool:',
+    '    timestamp = headers["X-Youju-Timestamp"]',
+    '    expected = "sha256=" + hmac.new(',
+    '        secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256',
+    '    ).hexdigest()',
+    `    fresh = abs(time.time() - int(timestamp)) < 300  # ${t('5 分钟内')}`,
+    '    return fresh and hmac.compare_digest(headers.get("X-Youju-Signature", ""), expected)',
+  ].join('\n');
 
 /** How a receiver checks X-Youju-Signature, in Node and Python (the OpenAPI description says the same). */
 export function SignatureExamples() {
+  const node = nodeExample();
+  const python = pythonExample();
   return (
     <div className="webhook-signature-help">
       <Typography.Paragraph type="secondary">
@@ -32,8 +57,8 @@ export function SignatureExamples() {
             key: 'node',
             label: 'Node.js',
             children: (
-              <Typography.Paragraph copyable={{ text: NODE_EXAMPLE, tooltips: [t('复制代码'), t('已复制')] }}>
-                <pre className="webhook-code">{NODE_EXAMPLE}</pre>
+              <Typography.Paragraph copyable={{ text: node, tooltips: [t('复制代码'), t('已复制')] }}>
+                <pre className="webhook-code">{node}</pre>
               </Typography.Paragraph>
             ),
           },
@@ -41,10 +66,8 @@ export function SignatureExamples() {
             key: 'python',
             label: 'Python',
             children: (
-              <Typography.Paragraph
-                copyable={{ text: PYTHON_EXAMPLE, tooltips: [t('复制代码'), t('已复制')] }}
-              >
-                <pre className="webhook-code">{PYTHON_EXAMPLE}</pre>
+              <Typography.Paragraph copyable={{ text: python, tooltips: [t('复制代码'), t('已复制')] }}>
+                <pre className="webhook-code">{python}</pre>
               </Typography.Paragraph>
             ),
           },

@@ -2,8 +2,8 @@ import type { TelegramSettingsInput } from '@youju/contract';
 import { Alert, Button, Card, Form, Input, Skeleton, Switch, Typography } from 'antd';
 import { TimeText } from '../../../components/time-text';
 import { showSuccessMessage } from '../../../lib/feedback';
-import { useSetTelegram, useTelegram } from '../api/telegram';
 import { t } from '../../../lib/i18n';
+import { useSetTelegram, useTelegram } from '../api/telegram';
 
 interface TelegramFormValues {
   botToken?: string;
@@ -97,8 +97,11 @@ export function TelegramCard() {
         ) : null}
         {current?.lastStatus ? (
           <Typography.Paragraph type={current.lastStatus.status === 'delivered' ? 'success' : 'danger'}>
-            最近推送：{current.lastStatus.status === 'delivered' ? t('成功') : t('失败')}（
+            {t('最近推送：')}
+            {current.lastStatus.status === 'delivered' ? t('成功') : t('失败')}
+            {t('（')}
             <TimeText value={current.lastStatus.at} />
+
             {t('）')}
           </Typography.Paragraph>
         ) : null}

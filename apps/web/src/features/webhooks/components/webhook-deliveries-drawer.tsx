@@ -2,20 +2,28 @@ import type { Webhook, WebhookDelivery } from '@youju/contract';
 import { Drawer, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { renderTime } from '../../../components/time-text';
-import { useWebhookDeliveries } from '../api/get-webhooks';
 import { t } from '../../../lib/i18n';
+import { useWebhookDeliveries } from '../api/get-webhooks';
 
-const statusTags: Record<WebhookDelivery['status'], { color: string; text: string }> = {
+// Functions, not constants: their texts are read in the current language when shown, never at import.
+const statusTags = (): Record<WebhookDelivery['status'], { color: string; text: string }> => ({
   pending: { color: 'processing', text: t('等待重试') },
   delivered: { color: 'success', text: t('已送达') },
   failed: { color: 'error', text: t('失败') },
-};
+});
 
-const eventLabels: Record<string, string> = {
-  'mail.received': t('新邮件'),
-  'order.created': t('新订单'),
-  'webhook.test': t('测试'),
-};
+function eventLabel(event: string): string {
+  switch (event) {
+    case 'mail.received':
+      return t('新邮件');
+    case 'order.created':
+      return t('新订单');
+    case 'webhook.test':
+      return t('测试');
+    default:
+      return event;
+  }
+}
 
 /** 投递记录: each delivery with its attempts and every response code, newest first. */
 export function WebhookDeliveriesDrawer({ webhook, onClose }: { webhook: Webhook; onClose: () => void }) {
@@ -46,14 +54,14 @@ export function WebhookDeliveriesDrawer({ webhook, onClose }: { webhook: Webhook
             title: t('事件'),
             dataIndex: 'event',
             width: 80,
-            render: (event: string) => eventLabels[event] ?? event,
+            render: eventLabel,
           },
           {
             title: t('状态'),
             dataIndex: 'status',
             width: 90,
             render: (status: WebhookDelivery['status']) => (
-              <Tag color={statusTags[status].color}>{statusTags[status].text}</Tag>
+              <Tag color={statusTags()[status].color}>{statusTags()[status].text}</Tag>
             ),
           },
           { title: t('尝试'), dataIndex: 'attempts', width: 60 },
@@ -73,7 +81,7 @@ export function WebhookDeliveriesDrawer({ webhook, onClose }: { webhook: Webhook
               delivery.lastError ? (
                 <Typography.Text type="danger">{delivery.lastError}</Typography.Text>
               ) : delivery.durationMs !== null ? (
-                `用时 ${delivery.durationMs} 毫秒`
+                t('用时 {ms} 毫秒', { ms: delivery.durationMs })
               ) : (
                 '—'
               ),

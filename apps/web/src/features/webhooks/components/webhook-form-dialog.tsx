@@ -1,8 +1,8 @@
 import type { CreatedWebhook, Webhook, WebhookEvent } from '@youju/contract';
 import { Alert, Checkbox, Form, Input, Modal } from 'antd';
 import { showSuccessMessage } from '../../../lib/feedback';
-import { useAddWebhook, useEditWebhook } from '../api/change-webhooks';
 import { t } from '../../../lib/i18n';
+import { useAddWebhook, useEditWebhook } from '../api/change-webhooks';
 
 interface WebhookFormValues {
   url: string;
@@ -11,7 +11,8 @@ interface WebhookFormValues {
   secret?: string;
 }
 
-const eventOptions: { value: WebhookEvent; label: string }[] = [
+/** The events to choose from, in the current language (built when called, never at import). */
+const eventOptions = (): { value: WebhookEvent; label: string }[] => [
   { value: 'mail.received', label: t('新邮件（mail.received）') },
   { value: 'order.created', label: t('新订单（order.created，你的域名在商店有人下单）') },
 ];
@@ -92,7 +93,7 @@ export function WebhookFormDialog({ webhook, onClose, onCreated }: WebhookFormDi
           label={t('推送的事件')}
           rules={[{ required: true, type: 'array', min: 1, message: t('请至少选择一个事件') }]}
         >
-          <Checkbox.Group options={eventOptions} />
+          <Checkbox.Group options={eventOptions()} />
         </Form.Item>
         <Form.Item name="address" label={t('只推送这个邮箱')} extra={t('留空则推送你名下所有邮箱收到的邮件')}>
           <Input placeholder={t('例如 code@你的域名')} inputMode="email" />

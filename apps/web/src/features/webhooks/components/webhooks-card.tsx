@@ -4,16 +4,19 @@ import { Alert, Button, Card, Modal, Popconfirm, Space, Switch, Table, Tag, Typo
 import { useState } from 'react';
 import { TimeText } from '../../../components/time-text';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useDeleteWebhook, useEditWebhook, useTestWebhook } from '../api/change-webhooks';
 import { useWebhooks } from '../api/get-webhooks';
 import { SignatureExamples } from './signature-examples';
 import { WebhookDeliveriesDrawer } from './webhook-deliveries-drawer';
 import { WebhookFormDialog } from './webhook-form-dialog';
-import { t } from '../../../lib/i18n';
 
 function testSummary(result: WebhookTestResult): string {
   const answer = result.responseCode !== null ? `HTTP ${result.responseCode}` : (result.error ?? t('无响应'));
-  return `${result.status === 'delivered' ? t('测试成功') : t('测试失败')}：${answer}，用时 ${result.durationMs} 毫秒`;
+  const values = { answer, ms: result.durationMs };
+  return result.status === 'delivered'
+    ? t('测试成功：{answer}，用时 {ms} 毫秒', values)
+    : t('测试失败：{answer}，用时 {ms} 毫秒', values);
 }
 
 function EnabledSwitch({ webhook }: { webhook: Webhook }) {
@@ -24,7 +27,9 @@ function EnabledSwitch({ webhook }: { webhook: Webhook }) {
       loading={edit.isPending}
       checkedChildren={t('启用')}
       unCheckedChildren={t('停用')}
-      aria-label={`${webhook.enabled ? t('停用') : t('启用')} ${webhook.url}`}
+      aria-label={
+        webhook.enabled ? t('停用 {url}', { url: webhook.url }) : t('启用 {url}', { url: webhook.url })
+      }
       onChange={(enabled) => edit.mutate({ id: webhook.id, enabled })}
     />
   );
