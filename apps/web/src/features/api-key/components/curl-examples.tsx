@@ -1,5 +1,6 @@
 import { API_KEY_HEADER } from '@youju/contract';
 import { Space, Typography } from 'antd';
+import { t } from '../../../lib/i18n';
 
 export interface CurlExamplesProps {
   /** where the service is reached, e.g. https://mail.example.com */
@@ -11,27 +12,27 @@ export interface CurlExamplesProps {
 }
 
 /** The open API calls (under /api/open, with the X-API-Key header) as copyable curl commands. */
-export function curlExamples({ baseUrl, domain = '你的域名', apiKey = '你的密钥' }: CurlExamplesProps) {
+export function curlExamples({ baseUrl, domain = t('你的域名'), apiKey = t('你的密钥') }: CurlExamplesProps) {
   const header = `-H "${API_KEY_HEADER}: ${apiKey}"`;
   const api = `${baseUrl}/api/open`;
   const address = `test@${domain}`;
   return [
     {
-      title: '创建邮箱地址（不传 localPart 则随机生成）',
+      title: t('创建邮箱地址（不传 localPart 则随机生成）'),
       command: `curl -X POST ${header} -H "Content-Type: application/json" -d '{"localPart":"test"}' ${api}/createEmail`,
     },
     {
-      title: '等待下一封邮件（最多 60 秒，超时返回 408）',
+      title: t('等待下一封邮件（最多 60 秒，超时返回 408）'),
       command: `curl ${header} "${api}/waitEmail?address=${address}&timeout=60"`,
     },
     {
-      title: '列出收到的邮件',
+      title: t('列出收到的邮件'),
       command: `curl ${header} "${api}/getInbox?address=${address}&page=1&pageSize=20"`,
     },
-    { title: '读取一封邮件', command: `curl ${header} "${api}/getEmail?id=邮件编号"` },
+    { title: t('读取一封邮件'), command: `curl ${header} "${api}/getEmail?id=${t('邮件编号')}"` },
     {
-      title: '删除邮件',
-      command: `curl -X POST ${header} -H "Content-Type: application/json" -d '{"ids":[邮件编号]}' ${api}/delEmail`,
+      title: t('删除邮件'),
+      command: `curl -X POST ${header} -H "Content-Type: application/json" -d '{"ids":[${t('邮件编号')}]}' ${api}/delEmail`,
     },
   ];
 }
@@ -43,7 +44,7 @@ export function CurlExamples(props: CurlExamplesProps) {
         <div key={example.title}>
           <Typography.Text strong>{example.title}</Typography.Text>
           <Typography.Paragraph
-            copyable={{ text: example.command, tooltips: ['复制', '已复制'] }}
+            copyable={{ text: example.command, tooltips: [t('复制'), t('已复制')] }}
             style={{ marginBottom: 0 }}
           >
             <pre
@@ -56,11 +57,13 @@ export function CurlExamples(props: CurlExamplesProps) {
         </div>
       ))}
       <Typography.Text type="secondary">
-        所有响应都是 {'{ error, msg, data }'}：error 为 0 表示成功，否则 msg 说明原因。完整说明见
+        {t('所有响应都是 {shape}：error 为 0 表示成功，否则 msg 说明原因。完整说明见', {
+          shape: '{ error, msg, data }',
+        })}
         <Typography.Link href="/api/openapi.json" target="_blank">
-          接口文档（OpenAPI）
+          {t('接口文档（OpenAPI）')}
         </Typography.Link>
-        。
+        {t('。')}
       </Typography.Text>
     </Space>
   );

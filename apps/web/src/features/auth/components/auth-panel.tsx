@@ -1,4 +1,5 @@
 import { Card, Tabs, type TabsProps } from 'antd';
+import { t } from '../../../lib/i18n';
 import { readStoredText, writeStoredText } from '../../../state/local-storage';
 import { useSettingsStore } from '../../../state/settings';
 import { MailboxLoginForm } from './mailbox-login-form';
@@ -44,18 +45,26 @@ export function AuthPanel({ onAuthenticated, requestedTab }: AuthPanelProps) {
     await onAuthenticated(token);
   };
   const items: TabsProps['items'] = [
-    { key: 'system', label: '系统账号登录', children: <SystemLoginForm onAuthenticated={after('system')} /> },
-    { key: 'mailbox', label: '邮箱登录', children: <MailboxLoginForm onAuthenticated={after('mailbox')} /> },
+    {
+      key: 'system',
+      label: t('系统账号登录'),
+      children: <SystemLoginForm onAuthenticated={after('system')} />,
+    },
+    {
+      key: 'mailbox',
+      label: t('邮箱登录'),
+      children: <MailboxLoginForm onAuthenticated={after('mailbox')} />,
+    },
     {
       key: 'register',
-      label: '注册邮箱',
+      label: t('注册邮箱'),
       children: <RegisterMailboxForm onAuthenticated={after('mailbox')} />,
     },
   ];
   if (needsSetup)
     items.unshift({
       key: 'setup',
-      label: '初始化',
+      label: t('初始化'),
       children: <SetupForm onAuthenticated={after('system')} />,
     });
 

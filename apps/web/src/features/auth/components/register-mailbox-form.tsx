@@ -5,6 +5,7 @@ import { useOpenDomains } from '../../../api/get-open-domains';
 import { rules } from '../../../config/validation';
 import { formatTime } from '../../../lib/dates';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { usePreselectOnly } from '../../../lib/use-preselect-only';
 import { useSettingsStore } from '../../../state/settings';
 import { useRegisterEmail } from '../api/register-email';
@@ -20,8 +21,9 @@ interface RegisterValues {
 }
 
 function successText(data: RegEmailData): string {
-  const expiry = data.expiresAt ? `，有效期至 ${formatTime(data.expiresAt)}` : '';
-  return `邮箱 ${data.email} 注册成功${expiry}`;
+  return data.expiresAt
+    ? t('邮箱 {email} 注册成功，有效期至 {date}', { email: data.email, date: formatTime(data.expiresAt) })
+    : t('邮箱 {email} 注册成功', { email: data.email });
 }
 
 /** Empty optional fields are left out, so the server picks a random name or makes the mailbox temporary. */
@@ -52,11 +54,16 @@ export function RegisterMailboxForm({ onAuthenticated }: RegisterMailboxFormProp
 
   if (registrationOpen === false) {
     return (
-      <Alert type="info" showIcon title="本站当前未开放注册" description="请使用已有的邮箱或系统账号登录。" />
+      <Alert
+        type="info"
+        showIcon
+        title={t('本站当前未开放注册')}
+        description={t('请使用已有的邮箱或系统账号登录。')}
+      />
     );
   }
   if (domainsQuery.isSuccess && domains.length === 0) {
-    return <Empty description="暂无开放注册的域名，请联系站点管理员。" />;
+    return <Empty description={t('暂无开放注册的域名，请联系站点管理员。')} />;
   }
 
   return (
@@ -66,26 +73,31 @@ export function RegisterMailboxForm({ onAuthenticated }: RegisterMailboxFormProp
       layout="vertical"
       onFinish={(values) => registerMutation.mutate(toRequest(values))}
     >
-      <Form.Item name="domainId" label="域名" rules={[{ required: true, message: '请选择域名' }]}>
+      <Form.Item name="domainId" label={t('域名')} rules={[{ required: true, message: t('请选择域名') }]}>
         <Select
-          placeholder="选择邮箱域名"
+          placeholder={t('选择邮箱域名')}
           loading={domainsQuery.isPending}
           options={domains.map((domain) => ({ value: domain.id, label: domain.name }))}
-          notFoundContent="暂无开放注册的域名"
+          notFoundContent={t('暂无开放注册的域名')}
         />
       </Form.Item>
-      <Form.Item name="localPart" label="邮箱前缀" rules={rules.optionalLocalPart} extra="留空则随机生成">
-        <Input placeholder="例如 zhangsan" suffix={domainName ? `@${domainName}` : undefined} />
+      <Form.Item
+        name="localPart"
+        label={t('邮箱前缀')}
+        rules={rules.optionalLocalPart}
+        extra={t('留空则随机生成')}
+      >
+        <Input placeholder={t('例如 zhangsan')} suffix={domainName ? `@${domainName}` : undefined} />
       </Form.Item>
       <Form.Item
         name="password"
-        label="密码"
+        label={t('密码')}
         rules={rules.optionalPassword}
-        extra="设置密码后可随时用邮箱地址和密码登录"
+        extra={t('设置密码后可随时用邮箱地址和密码登录')}
       >
         <Input.Password
           prefix={<LockOutlined />}
-          placeholder="留空则创建临时邮箱"
+          placeholder={t('留空则创建临时邮箱')}
           autoComplete="new-password"
         />
       </Form.Item>
@@ -93,11 +105,13 @@ export function RegisterMailboxForm({ onAuthenticated }: RegisterMailboxFormProp
         type="warning"
         showIcon
         style={{ marginBottom: 16 }}
-        title="不设置密码将得到临时邮箱"
-        description="临时邮箱只能通过本次注册得到的登录凭证进入：退出登录或清除浏览器数据后将无法再次登录，到期后会被自动删除。"
+        title={t('不设置密码将得到临时邮箱')}
+        description={t(
+          '临时邮箱只能通过本次注册得到的登录凭证进入：退出登录或清除浏览器数据后将无法再次登录，到期后会被自动删除。',
+        )}
       />
       <Button type="primary" htmlType="submit" block loading={registerMutation.isPending}>
-        注册邮箱
+        {t('注册邮箱')}
       </Button>
     </Form>
   );

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SendEmailData } from '@youju/contract';
 import { apiPost } from '../../../lib/http';
+import { t } from '../../../lib/i18n';
 import { guideKeys } from './get-guide';
 
 /**
@@ -11,8 +12,10 @@ export function sendTestMail(input: { domain: string; to: string }): Promise<Sen
   return apiPost<SendEmailData>('/user/sendEmail', {
     from: `test@${input.domain}`,
     to: [input.to],
-    subject: '邮局测试邮件',
-    text: `这是一封来自 ${input.domain} 的测试邮件。收到它，说明这个域名已经可以发信了。`,
+    subject: t('邮局测试邮件'),
+    text: t('这是一封来自 {domain} 的测试邮件。收到它，说明这个域名已经可以发信了。', {
+      domain: input.domain,
+    }),
   });
 }
 

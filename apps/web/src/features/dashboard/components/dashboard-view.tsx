@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { useAppComponents } from '../../../components/app-components';
 import { LineChart } from '../../../components/charts/line-chart';
 import { formatBytes } from '../../../lib/bytes';
+import { t } from '../../../lib/i18n';
 import { useDashboard } from '../api/get-dashboard';
 
 interface StatCard {
@@ -14,16 +15,16 @@ interface StatCard {
 
 function statCards(totals: DashboardFigures['totals']): StatCard[] {
   return [
-    { title: '今日收信', value: totals.receivedToday },
-    { title: '30 天收信', value: totals.received30d },
-    { title: '今日发信', value: totals.sentToday },
-    { title: '30 天发信', value: totals.sent30d },
-    { title: '邮箱地址', value: totals.addresses },
-    { title: '邮箱账号', value: totals.mailboxes },
-    { title: '域名', value: totals.domains },
-    { title: '已用存储', value: formatBytes(totals.storageBytes) },
-    { title: '待投递队列', value: totals.queueLength, hint: '等待发送或重试的收件人' },
-    { title: '投递失败', value: totals.deliveryFailures, hint: '近 30 天永久失败的收件人' },
+    { title: t('今日收信'), value: totals.receivedToday },
+    { title: t('30 天收信'), value: totals.received30d },
+    { title: t('今日发信'), value: totals.sentToday },
+    { title: t('30 天发信'), value: totals.sent30d },
+    { title: t('邮箱地址'), value: totals.addresses },
+    { title: t('邮箱账号'), value: totals.mailboxes },
+    { title: t('域名'), value: totals.domains },
+    { title: t('已用存储'), value: formatBytes(totals.storageBytes) },
+    { title: t('待投递队列'), value: totals.queueLength, hint: t('等待发送或重试的收件人') },
+    { title: t('投递失败'), value: totals.deliveryFailures, hint: t('近 30 天永久失败的收件人') },
   ];
 }
 
@@ -39,8 +40,8 @@ export function DashboardView() {
         ? {
             categories: data.daily.map((day) => day.date.slice(5)),
             series: [
-              { name: '收信', values: data.daily.map((day) => day.received) },
-              { name: '发信', values: data.daily.map((day) => day.sent) },
+              { name: t('收信'), values: data.daily.map((day) => day.received) },
+              { name: t('发信'), values: data.daily.map((day) => day.sent) },
             ],
           }
         : null,
@@ -53,7 +54,7 @@ export function DashboardView() {
             indicators: data.radar.map(({ name, max }) => ({ name, max })),
             series: [
               {
-                name: data.scope === 'system' ? '全站' : '我的域名和邮箱',
+                name: data.scope === 'system' ? t('全站') : t('我的域名和邮箱'),
                 values: data.radar.map((d) => d.value),
               },
             ],
@@ -64,12 +65,14 @@ export function DashboardView() {
 
   if (query.isPending) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (!data || !lines || !radar)
-    return <Alert type="error" title="仪表盘数据加载失败，请刷新重试" showIcon />;
+    return <Alert type="error" title={t('仪表盘数据加载失败，请刷新重试')} showIcon />;
 
   return (
     <div>
       <Typography.Paragraph type="secondary">
-        {data.scope === 'system' ? '全站数据' : '你的域名和邮箱的数据'}，每分钟自动刷新。
+        {data.scope === 'system'
+          ? t('全站数据，每分钟自动刷新。')
+          : t('你的域名和邮箱的数据，每分钟自动刷新。')}
       </Typography.Paragraph>
       <Row gutter={[16, 16]}>
         {statCards(data.totals).map((card) => (
@@ -87,15 +90,16 @@ export function DashboardView() {
       </Row>
       <Row gutter={[16, 16]} style={{ marginTop: 16 }}>
         <Col xs={24} xl={14}>
-          <Card title="近 30 天收发信" className="dashboard-line-chart">
+          <Card title={t('近 30 天收发信')} className="dashboard-line-chart">
             <LineChart categories={lines.categories} series={lines.series} />
           </Card>
         </Col>
         <Col xs={24} xl={10}>
-          <Card title="健康度" className="dashboard-radar-chart">
+          <Card title={t('健康度')} className="dashboard-radar-chart">
             <RadarChart indicators={radar.indicators} series={radar.series} />
             <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
-              {data.radar.map((item) => `${item.name} ${item.value}`).join(' · ')}（满分 100）
+              {data.radar.map((item) => `${item.name} ${item.value}`).join(' · ')}
+              {t('（满分 100）')}
             </Typography.Paragraph>
           </Card>
         </Col>

@@ -3,6 +3,7 @@ import { Button, Card, Input, List, Space, Typography } from 'antd';
 import { type CSSProperties, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { readStoredText, writeStoredText } from '../../../state/local-storage';
 import { useGuide } from '../api/get-guide';
 import { useSendTestMail } from '../api/send-test-mail';
@@ -29,7 +30,7 @@ export function GuideCard({ links, style }: GuideCardProps) {
   const [dismissed, setDismissed] = useState(() => readStoredText(DISMISSED_KEY) === '1');
   const guide = useGuide(!dismissed);
   const [to, setTo] = useState('');
-  const sendTest = useSendTestMail(() => showSuccessMessage('测试邮件已发出'));
+  const sendTest = useSendTestMail(() => showSuccessMessage(t('测试邮件已发出')));
   const state = guide.data;
   if (dismissed || !state) return null;
   const hasDomain = state.domains > 0;
@@ -40,25 +41,25 @@ export function GuideCard({ links, style }: GuideCardProps) {
 
   const steps = [
     {
-      title: '添加域名',
-      description: '添加你自己的邮件域名，系统会生成 DKIM 密钥',
-      action: <Link to={links.domains}>去添加域名</Link>,
+      title: t('添加域名'),
+      description: t('添加你自己的邮件域名，系统会生成 DKIM 密钥'),
+      action: <Link to={links.domains}>{t('去添加域名')}</Link>,
     },
     {
-      title: '配置 DNS',
-      description: '按“DNS 记录”添加 MX、SPF、DKIM、DMARC 记录，然后点击检测，全部通过即完成',
-      action: <Link to={links.domains}>去配置 DNS</Link>,
+      title: t('配置 DNS'),
+      description: t('按“DNS 记录”添加 MX、SPF、DKIM、DMARC 记录，然后点击检测，全部通过即完成'),
+      action: <Link to={links.domains}>{t('去配置 DNS')}</Link>,
     },
     {
-      title: '发送测试邮件',
+      title: t('发送测试邮件'),
       description: domain
-        ? `从 test@${domain} 发一封测试邮件（可发给本域名下的邮箱，或你的其他邮箱）`
-        : '先添加一个域名',
+        ? t('从 test@{domain} 发一封测试邮件（可发给本域名下的邮箱，或你的其他邮箱）', { domain })
+        : t('先添加一个域名'),
       action: domain ? (
         <Space.Compact style={{ width: '100%', maxWidth: 420 }}>
           <Input
-            aria-label="测试邮件收件地址"
-            placeholder={`收件地址，如 hello@${domain}`}
+            aria-label={t('测试邮件收件地址')}
+            placeholder={t('收件地址，如 hello@{domain}', { domain })}
             value={to}
             onChange={(event) => setTo(event.target.value)}
           />
@@ -68,21 +69,21 @@ export function GuideCard({ links, style }: GuideCardProps) {
             loading={sendTest.isPending}
             onClick={() => sendTest.mutate({ domain, to: sendTo })}
           >
-            发送测试邮件
+            {t('发送测试邮件')}
           </Button>
         </Space.Compact>
       ) : null,
     },
     {
-      title: '收到邮件',
-      description: '往本域名的邮箱发一封邮件（或把测试邮件发给它），在收件箱看到它即完成',
-      action: <Link to={links.inbox}>去收件箱</Link>,
+      title: t('收到邮件'),
+      description: t('往本域名的邮箱发一封邮件（或把测试邮件发给它），在收件箱看到它即完成'),
+      action: <Link to={links.inbox}>{t('去收件箱')}</Link>,
     },
   ];
 
   return (
     <Card
-      title="开始使用"
+      title={t('开始使用')}
       style={style}
       data-testid="guide-card"
       extra={
@@ -90,13 +91,13 @@ export function GuideCard({ links, style }: GuideCardProps) {
           type="text"
           size="small"
           icon={<CloseOutlined />}
-          aria-label="不再显示"
+          aria-label={t('不再显示')}
           onClick={() => {
             writeStoredText(DISMISSED_KEY, '1');
             setDismissed(true);
           }}
         >
-          不再显示
+          {t('不再显示')}
         </Button>
       }
     >
@@ -106,7 +107,7 @@ export function GuideCard({ links, style }: GuideCardProps) {
           <List.Item data-testid={`guide-step-${index + 1}`} data-done={done[index] ? 'true' : 'false'}>
             <Space align="start" style={{ width: '100%' }}>
               {done[index] ? (
-                <CheckCircleFilled style={{ color: '#52c41a', fontSize: 20 }} aria-label="已完成" />
+                <CheckCircleFilled style={{ color: '#52c41a', fontSize: 20 }} aria-label={t('已完成')} />
               ) : (
                 <Typography.Text
                   style={{

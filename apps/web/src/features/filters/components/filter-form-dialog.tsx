@@ -1,6 +1,7 @@
 import type { NewFilter } from '@youju/contract';
 import { Alert, Form, Input, Modal, Select, Switch, Typography } from 'antd';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useAddFilter } from '../api/add-filter';
 import { actionHelp, actionLabels, fieldLabels, matchLabels, optionsOf } from './filter-labels';
 
@@ -22,16 +23,16 @@ export function FilterFormDialog({ onClose }: FilterFormDialogProps) {
   const match = Form.useWatch('match', form);
   const action = Form.useWatch('action', form) ?? initialValues.action;
   const add = useAddFilter(() => {
-    showSuccessMessage('已添加过滤规则');
+    showSuccessMessage(t('已添加过滤规则'));
     onClose();
   });
 
   return (
     <Modal
       open
-      title="添加过滤规则"
-      okText="添加"
-      cancelText="取消"
+      title={t('添加过滤规则')}
+      okText={t('添加')}
+      cancelText={t('取消')}
       okButtonProps={{ loading: add.isPending }}
       onOk={() => form.submit()}
       onCancel={onClose}
@@ -45,37 +46,49 @@ export function FilterFormDialog({ onClose }: FilterFormDialogProps) {
         onValuesChange={() => add.reset()}
         onFinish={(values) => add.mutate({ ...values, value: values.value.trim() })}
       >
-        <Form.Item name="field" label="匹配字段" rules={[{ required: true, message: '请选择匹配字段' }]}>
-          <Select options={optionsOf(fieldLabels)} />
+        <Form.Item
+          name="field"
+          label={t('匹配字段')}
+          rules={[{ required: true, message: t('请选择匹配字段') }]}
+        >
+          <Select options={optionsOf(fieldLabels())} />
         </Form.Item>
-        <Form.Item name="match" label="匹配方式" rules={[{ required: true, message: '请选择匹配方式' }]}>
-          <Select options={optionsOf(matchLabels)} />
+        <Form.Item
+          name="match"
+          label={t('匹配方式')}
+          rules={[{ required: true, message: t('请选择匹配方式') }]}
+        >
+          <Select options={optionsOf(matchLabels())} />
         </Form.Item>
         <Form.Item
           name="value"
-          label={match === 'regex' ? '正则表达式' : '匹配内容'}
-          extra={match === 'regex' ? '例如 ^促销|优惠券$，不区分大小写' : '不区分大小写'}
+          label={match === 'regex' ? t('正则表达式') : t('匹配内容')}
+          extra={match === 'regex' ? t('例如 ^促销|优惠券$，不区分大小写') : t('不区分大小写')}
           rules={[
-            { required: true, whitespace: true, message: '请输入匹配内容' },
-            { max: 500, message: '匹配内容最多 500 个字符' },
+            { required: true, whitespace: true, message: t('请输入匹配内容') },
+            { max: 500, message: t('匹配内容最多 500 个字符') },
           ]}
         >
-          <Input placeholder={match === 'regex' ? '正则表达式' : '例如 广告'} />
+          <Input placeholder={match === 'regex' ? t('正则表达式') : t('例如 广告')} />
         </Form.Item>
-        <Form.Item name="action" label="处理方式" rules={[{ required: true, message: '请选择处理方式' }]}>
-          <Select options={optionsOf(actionLabels)} />
+        <Form.Item
+          name="action"
+          label={t('处理方式')}
+          rules={[{ required: true, message: t('请选择处理方式') }]}
+        >
+          <Select options={optionsOf(actionLabels())} />
         </Form.Item>
         <Typography.Paragraph type="secondary" style={{ marginTop: -12 }}>
-          {actionHelp[action]}
+          {actionHelp()[action]}
         </Typography.Paragraph>
-        <Form.Item name="enabled" label="启用" valuePropName="checked">
+        <Form.Item name="enabled" label={t('启用')} valuePropName="checked">
           <Switch />
         </Form.Item>
         {add.isError ? (
           <Alert
             type="error"
             showIcon
-            title="规则未添加"
+            title={t('规则未添加')}
             description={add.error.message}
             data-testid="filter-error"
           />

@@ -18,13 +18,15 @@ import { renderTime, TimeText } from '../../../components/time-text';
 import { dayjs } from '../../../lib/dates';
 import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
 import { ApiError } from '../../../lib/http';
+import { t } from '../../../lib/i18n';
 import { useAddBlacklistIp, useBlacklist, useRemoveBlacklistIp } from '../api/blacklist';
 
-const SOURCE_NAMES: Record<BlacklistItem['source'], { text: string; color: string }> = {
-  manual: { text: '手动添加', color: 'blue' },
-  login: { text: '登录失败过多', color: 'orange' },
-  smtp: { text: 'SMTP 滥用', color: 'purple' },
-};
+/** Each source's name (in the current language, so built when called) and colour. */
+const sourceNames = (): Record<BlacklistItem['source'], { text: string; color: string }> => ({
+  manual: { text: t('手动添加'), color: 'blue' },
+  login: { text: t('登录失败过多'), color: 'orange' },
+  smtp: { text: t('SMTP 滥用'), color: 'purple' },
+});
 
 interface FormValues {
   ip: string;
@@ -42,9 +44,9 @@ export function BlacklistCard() {
   const list = useBlacklist();
   const add = useAddBlacklistIp((entry) => {
     form.resetFields();
-    showSuccessMessage(`已封禁 ${entry.ip}`);
+    showSuccessMessage(t('已封禁 {ip}', { ip: entry.ip }));
   });
-  const remove = useRemoveBlacklistIp(() => showSuccessMessage('已解除封禁'));
+  const remove = useRemoveBlacklistIp(() => showSuccessMessage(t('已解除封禁')));
 
   const submit = (values: FormValues, confirm = false) => {
     const query: AddBlacklistQuery = {
@@ -57,11 +59,11 @@ export function BlacklistCard() {
       onError: (error) => {
         if (error instanceof ApiError && error.code === 409 && !confirm) {
           modal.confirm({
-            title: '确定要封禁自己的地址吗？',
+            title: t('确定要封禁自己的地址吗？'),
             content: error.message,
-            okText: '仍然封禁',
+            okText: t('仍然封禁'),
             okButtonProps: { danger: true },
-            cancelText: '取消',
+            cancelText: t('取消'),
             onOk: () => submit(values, true),
           });
         } else {
@@ -73,41 +75,41 @@ export function BlacklistCard() {
 
   const columns: TableProps<BlacklistItem>['columns'] = [
     {
-      title: 'IP 地址或网段',
+      title: t('IP 地址或网段'),
       dataIndex: 'ip',
       render: (ip: string) => <Typography.Text code>{ip}</Typography.Text>,
     },
     {
-      title: '来源',
+      title: t('来源'),
       dataIndex: 'source',
       render: (source: BlacklistItem['source']) => (
-        <Tag color={SOURCE_NAMES[source].color}>{SOURCE_NAMES[source].text}</Tag>
+        <Tag color={sourceNames()[source].color}>{sourceNames()[source].text}</Tag>
       ),
     },
-    { title: '原因', dataIndex: 'reason' },
-    { title: '添加时间', dataIndex: 'createdAt', render: renderTime() },
+    { title: t('原因'), dataIndex: 'reason' },
+    { title: t('添加时间'), dataIndex: 'createdAt', render: renderTime() },
     {
-      title: '到期时间',
+      title: t('到期时间'),
       dataIndex: 'expiresAt',
       render: (value: string | null, item) => (
         <Space size={4}>
-          <TimeText value={value} fallback="永久" />
-          {item.active ? null : <Tag>已过期</Tag>}
+          <TimeText value={value} fallback={t('永久')} />
+          {item.active ? null : <Tag>{t('已过期')}</Tag>}
         </Space>
       ),
     },
     {
-      title: '操作',
+      title: t('操作'),
       key: 'actions',
       render: (_value, item) => (
         <Popconfirm
-          title={`解除对 ${item.ip} 的封禁？`}
-          okText="解除"
-          cancelText="取消"
+          title={t('解除对 {ip} 的封禁？', { ip: item.ip })}
+          okText={t('解除')}
+          cancelText={t('取消')}
           onConfirm={() => remove.mutate(item.ip)}
         >
           <Button type="link" size="small" loading={remove.isPending && remove.variables === item.ip}>
-            解除
+            {t('解除')}
           </Button>
         </Popconfirm>
       ),
@@ -115,11 +117,12 @@ export function BlacklistCard() {
   ];
 
   return (
-    <Card title="IP 黑名单">
+    <Card title={t('IP 黑名单')}>
       {modalHolder}
       <Typography.Paragraph type="secondary">
-        名单中的地址访问网页和接口时得到 403，连接 SMTP 时得到 554。可填写单个 IPv4/IPv6 地址或 CIDR 网段（如
-        203.0.113.0/24、2001:db8::/32）；登录失败过多和 SMTP 滥用的地址会被自动加入并按时解除。
+        {t(
+          '名单中的地址访问网页和接口时得到 403，连接 SMTP 时得到 554。可填写单个 IPv4/IPv6 地址或 CIDR 网段（如 203.0.113.0/24、2001:db8::/32）；登录失败过多和 SMTP 滥用的地址会被自动加入并按时解除。',
+        )}
       </Typography.Paragraph>
       <Form<FormValues>
         form={form}
@@ -129,27 +132,27 @@ export function BlacklistCard() {
       >
         <Form.Item
           name="ip"
-          label="IP 地址"
+          label={t('IP 地址')}
           rules={[
-            { required: true, message: '请输入 IP 地址或网段' },
-            { pattern: IP_PATTERN, message: 'IP 地址或网段格式不正确' },
+            { required: true, message: t('请输入 IP 地址或网段') },
+            { pattern: IP_PATTERN, message: t('IP 地址或网段格式不正确') },
           ]}
         >
-          <Input placeholder="例如 203.0.113.7 或 203.0.113.0/24" style={{ width: 240 }} />
+          <Input placeholder={t('例如 203.0.113.7 或 203.0.113.0/24')} style={{ width: 240 }} />
         </Form.Item>
-        <Form.Item name="reason" label="原因" rules={[{ max: 200, message: '原因最多 200 个字符' }]}>
-          <Input placeholder="可不填" style={{ width: 200 }} />
+        <Form.Item name="reason" label={t('原因')} rules={[{ max: 200, message: t('原因最多 200 个字符') }]}>
+          <Input placeholder={t('可不填')} style={{ width: 200 }} />
         </Form.Item>
-        <Form.Item name="expiresAt" label="到期时间">
+        <Form.Item name="expiresAt" label={t('到期时间')}>
           <DatePicker
             showTime
-            placeholder="不填则永久"
+            placeholder={t('不填则永久')}
             disabledDate={(date) => date.isBefore(dayjs().startOf('day'))}
           />
         </Form.Item>
         <Form.Item>
           <Button type="primary" htmlType="submit" loading={add.isPending}>
-            加入黑名单
+            {t('加入黑名单')}
           </Button>
         </Form.Item>
       </Form>
@@ -161,8 +164,12 @@ export function BlacklistCard() {
         dataSource={list.data ?? []}
         loading={list.isPending}
         scroll={{ x: true }}
-        pagination={{ pageSize: 20, hideOnSinglePage: true, showTotal: (total) => `共 ${total} 条` }}
-        locale={{ emptyText: '黑名单为空' }}
+        pagination={{
+          pageSize: 20,
+          hideOnSinglePage: true,
+          showTotal: (total) => t('共 {total} 条', { total }),
+        }}
+        locale={{ emptyText: t('黑名单为空') }}
       />
     </Card>
   );

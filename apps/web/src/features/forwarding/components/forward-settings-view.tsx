@@ -17,6 +17,7 @@ import {
 import { type ReactNode, useEffect } from 'react';
 import { TimeText } from '../../../components/time-text';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useForward, useSetForward } from '../api/forward';
 
 interface ForwardFormValues {
@@ -37,8 +38,8 @@ export interface ForwardSettingsViewProps {
 }
 
 function StatusTag({ setting }: { setting: ForwardSetting }) {
-  if (!setting.forwardTo) return <Tag>未设置</Tag>;
-  return setting.enabled ? <Tag color="green">转发中</Tag> : <Tag color="orange">已暂停</Tag>;
+  if (!setting.forwardTo) return <Tag>{t('未设置')}</Tag>;
+  return setting.enabled ? <Tag color="green">{t('转发中')}</Tag> : <Tag color="orange">{t('已暂停')}</Tag>;
 }
 
 function ForwardForm({ setting }: { setting: ForwardSetting }) {
@@ -46,10 +47,10 @@ function ForwardForm({ setting }: { setting: ForwardSetting }) {
   const save = useSetForward((saved) =>
     showSuccessMessage(
       saved.forwardTo === null
-        ? '已取消邮件转发'
+        ? t('已取消邮件转发')
         : saved.enabled
-          ? '已保存，新邮件将转发到该地址'
-          : '已保存，转发已暂停',
+          ? t('已保存，新邮件将转发到该地址')
+          : t('已保存，转发已暂停'),
     ),
   );
   useEffect(() => {
@@ -80,48 +81,48 @@ function ForwardForm({ setting }: { setting: ForwardSetting }) {
     >
       <Form.Item
         name="forwardTo"
-        label="转发到"
-        extra="站外的邮箱地址；本站邮箱之间无需转发"
+        label={t('转发到')}
+        extra={t('站外的邮箱地址；本站邮箱之间无需转发')}
         rules={[
-          { required: true, whitespace: true, message: '请输入转发目标邮箱地址' },
-          { pattern: ADDRESS, message: '请输入完整的邮箱地址，例如 name@example.com' },
+          { required: true, whitespace: true, message: t('请输入转发目标邮箱地址') },
+          { pattern: ADDRESS, message: t('请输入完整的邮箱地址，例如 name@example.com') },
         ]}
       >
         <Input placeholder="name@example.com" autoComplete="off" />
       </Form.Item>
-      <Form.Item name="enabled" label="启用转发" valuePropName="checked">
+      <Form.Item name="enabled" label={t('启用转发')} valuePropName="checked">
         <Switch />
       </Form.Item>
       <Form.Item
         name="keepCopy"
         valuePropName="checked"
-        extra="不保留时，已转发的邮件不会出现在本站收件箱；未能转发的邮件始终保留"
+        extra={t('不保留时，已转发的邮件不会出现在本站收件箱；未能转发的邮件始终保留')}
       >
-        <Checkbox>在本站保留一份副本</Checkbox>
+        <Checkbox>{t('在本站保留一份副本')}</Checkbox>
       </Form.Item>
       {save.isError ? (
         <Alert
           type="error"
           showIcon
           style={{ marginBottom: 16 }}
-          title="没有保存"
+          title={t('没有保存')}
           description={save.error.message}
           data-testid="forward-error"
         />
       ) : null}
       <Space>
         <Button type="primary" htmlType="submit" loading={save.isPending}>
-          保存
+          {t('保存')}
         </Button>
         {setting.forwardTo ? (
           <Popconfirm
-            title="取消邮件转发？"
-            description="之后收到的邮件只保存在本站"
-            okText="取消转发"
-            cancelText="再想想"
+            title={t('取消邮件转发？')}
+            description={t('之后收到的邮件只保存在本站')}
+            okText={t('取消转发')}
+            cancelText={t('再想想')}
             onConfirm={() => save.mutate({ address: setting.address, forwardTo: null })}
           >
-            <Button danger>取消转发</Button>
+            <Button danger>{t('取消转发')}</Button>
           </Popconfirm>
         ) : null}
       </Space>
@@ -141,23 +142,23 @@ export function ForwardSettingsView({ address, addresses, onAddressChange }: For
   const picker = choosing ? (
     <Select
       showSearch
-      aria-label="选择邮箱地址"
-      placeholder="选择要设置转发的邮箱地址"
+      aria-label={t('选择邮箱地址')}
+      placeholder={t('选择要设置转发的邮箱地址')}
       style={{ width: '100%', maxWidth: 360 }}
       value={address ?? undefined}
       options={addresses.map((item) => ({ value: item, label: item }))}
       onChange={(value: string) => onAddressChange?.(value)}
-      notFoundContent="还没有邮箱地址"
+      notFoundContent={t('还没有邮箱地址')}
     />
   ) : null;
 
   let body: ReactNode;
   if (address === null || address === '') {
-    body = <Alert type="info" showIcon title="请先选择一个邮箱地址" />;
+    body = <Alert type="info" showIcon title={t('请先选择一个邮箱地址')} />;
   } else if (query.isPending) {
     body = <Skeleton active />;
   } else if (!setting) {
-    body = <Alert type="error" showIcon title={query.error?.message || '转发设置加载失败，请刷新重试'} />;
+    body = <Alert type="error" showIcon title={query.error?.message || t('转发设置加载失败，请刷新重试')} />;
   } else {
     body = (
       <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
@@ -172,10 +173,13 @@ export function ForwardSettingsView({ address, addresses, onAddressChange }: For
             type="warning"
             showIcon
             data-testid="forward-skipped"
-            title="最近有一封邮件没有转发（已保留在本站）"
+            title={t('最近有一封邮件没有转发（已保留在本站）')}
             description={
               <>
-                {setting.lastSkipped.reason}（<TimeText value={setting.lastSkipped.at} />）
+                {setting.lastSkipped.reason}
+                {t('（')}
+                <TimeText value={setting.lastSkipped.at} />
+                {t('）')}
               </>
             }
           />
@@ -186,11 +190,12 @@ export function ForwardSettingsView({ address, addresses, onAddressChange }: For
   }
 
   return (
-    <Card title="邮件转发">
+    <Card title={t('邮件转发')}>
       <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
         <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
-          收到的每封邮件都会原样转发一份到指定地址，原发件人的签名保持有效。退信、已经转发过的邮件和垃圾邮件不会转发；
-          转发计入本邮箱的发信频率限制，超出时邮件只保存在本站。
+          {t(
+            '收到的每封邮件都会原样转发一份到指定地址，原发件人的签名保持有效。退信、已经转发过的邮件和垃圾邮件不会转发； 转发计入本邮箱的发信频率限制，超出时邮件只保存在本站。',
+          )}
         </Typography.Paragraph>
         {picker}
         {body}

@@ -3,6 +3,7 @@ import type { OrderNotice } from '@youju/contract';
 import { useEffect } from 'react';
 import { showInfoNotification } from '../../../lib/feedback';
 import { openEventStream } from '../../../lib/http';
+import { t } from '../../../lib/i18n';
 import { orderKeys } from './get-orders';
 
 /** An `order` event's data, or null when it does not parse. */
@@ -32,8 +33,14 @@ export function useOrderNotices(enabled: boolean): void {
           const notice = parseOrderNotice(data);
           if (!notice) return;
           showInfoNotification(
-            '新订单',
-            `${notice.address}，¥${(notice.amount / 100).toFixed(2)}，买家 ${notice.phone}（订单 ${notice.orderNo}）`,
+            t('新订单'),
+            t('{address}，¥{amount}，买家 {phone}（订单 {orderNo}）', {
+              address: notice.address,
+              amount: (notice.amount / 100).toFixed(2),
+              phone: notice.phone,
+              orderNo: notice.orderNo,
+            }),
+
             `order-${notice.orderNo}`,
           );
         },

@@ -1,5 +1,6 @@
 import { Button, Card, Form, Input } from 'antd';
 import { confirmationField, rules } from '../../../config/validation';
+import { t } from '../../../lib/i18n';
 import { useChangePassword } from '../api/change-password';
 
 interface FormValues {
@@ -26,7 +27,7 @@ export function ChangePasswordForm({ onChanged, oldPasswordOptional = false }: C
     onChanged(data.token);
   });
   return (
-    <Card title="修改密码" style={{ maxWidth: 520 }}>
+    <Card title={t('修改密码')} style={{ maxWidth: 520 }}>
       <Form<FormValues>
         form={form}
         layout="vertical"
@@ -37,27 +38,27 @@ export function ChangePasswordForm({ onChanged, oldPasswordOptional = false }: C
       >
         <Form.Item
           name="oldPassword"
-          label="原密码"
-          rules={[{ required: !oldPasswordOptional, message: '请输入原密码' }]}
+          label={t('原密码')}
+          rules={[{ required: !oldPasswordOptional, message: t('请输入原密码') }]}
           {...(oldPasswordOptional
-            ? { extra: '一键获取的临时邮箱第一次设置密码时可以留空（凭证即原密码，也可填写）' }
+            ? { extra: t('一键获取的临时邮箱第一次设置密码时可以留空（凭证即原密码，也可填写）') }
             : {})}
         >
           <Input.Password autoComplete="current-password" />
         </Form.Item>
         <Form.Item
           name="newPassword"
-          label="新密码"
+          label={t('新密码')}
           rules={rules.password}
-          extra="修改后，其他设备上的登录会失效"
+          extra={t('修改后，其他设备上的登录会失效')}
         >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
-        <Form.Item label="确认新密码" {...confirmationField('newPassword', '新密码')}>
+        <Form.Item label={t('确认新密码')} {...confirmationField('newPassword', t('新密码'))}>
           <Input.Password autoComplete="new-password" />
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={mutation.isPending}>
-          保存新密码
+          {t('保存新密码')}
         </Button>
       </Form>
     </Card>

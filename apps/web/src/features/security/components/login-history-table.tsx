@@ -2,6 +2,7 @@ import type { LoginHistoryItem } from '@youju/contract';
 import { Card, Table, type TableProps, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { renderTime } from '../../../components/time-text';
+import { t } from '../../../lib/i18n';
 import { useLoginHistory } from '../api/get-login-history';
 
 /** The caller's login attempts, successful or not, newest first. */
@@ -9,26 +10,26 @@ export function LoginHistoryTable() {
   const [paging, setPaging] = useState({ page: 1, pageSize: 10 });
   const history = useLoginHistory(paging.page, paging.pageSize);
   const columns: TableProps<LoginHistoryItem>['columns'] = [
-    { title: '时间', dataIndex: 'createdAt', render: renderTime() },
+    { title: t('时间'), dataIndex: 'createdAt', render: renderTime() },
     {
-      title: '结果',
+      title: t('结果'),
       dataIndex: 'success',
       render: (success: boolean, item) =>
         success ? (
-          <Tag color="green">成功</Tag>
+          <Tag color="green">{t('成功')}</Tag>
         ) : (
-          <Tag color="red">失败{item.reason ? `：${item.reason}` : ''}</Tag>
+          <Tag color="red">{item.reason ? t('失败：{reason}', { reason: item.reason }) : t('失败')}</Tag>
         ),
     },
-    { title: 'IP 地址', dataIndex: 'ip' },
+    { title: t('IP 地址'), dataIndex: 'ip' },
     {
-      title: '设备',
+      title: t('设备'),
       dataIndex: 'device',
-      render: (device: string, item) => <Tooltip title={item.userAgent || '未提供'}>{device}</Tooltip>,
+      render: (device: string, item) => <Tooltip title={item.userAgent || t('未提供')}>{device}</Tooltip>,
     },
   ];
   return (
-    <Card title="登录记录">
+    <Card title={t('登录记录')}>
       <Table<LoginHistoryItem>
         rowKey="id"
         size="small"
@@ -36,12 +37,13 @@ export function LoginHistoryTable() {
         dataSource={history.data?.list ?? []}
         loading={history.isFetching}
         scroll={{ x: true }}
-        locale={{ emptyText: '暂无登录记录' }}
+        locale={{ emptyText: t('暂无登录记录') }}
         pagination={{
           current: paging.page,
           pageSize: paging.pageSize,
           total: history.data?.total ?? 0,
-          showTotal: (total) => `共 ${total} 条`,
+          showTotal: (total) => t('共 {total} 条', { total }),
+
           onChange: (page, pageSize) => setPaging({ page, pageSize }),
         }}
       />

@@ -2,42 +2,43 @@ import type { SessionItem } from '@youju/contract';
 import { Button, Card, Popconfirm, Table, type TableProps, Tag, Tooltip } from 'antd';
 import { renderTime } from '../../../components/time-text';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useRevokeOtherSessions, useRevokeSession, useSessions } from '../api/sessions';
 
 /** The caller's active sessions: where and on what they are logged in, with a way to end them. */
 export function SessionTable() {
   const sessions = useSessions();
-  const revoke = useRevokeSession(() => showSuccessMessage('已结束该会话'));
+  const revoke = useRevokeSession(() => showSuccessMessage(t('已结束该会话')));
   const revokeOthers = useRevokeOtherSessions((revoked) =>
-    showSuccessMessage(revoked > 0 ? `已结束其他 ${revoked} 个会话` : '没有其他会话'),
+    showSuccessMessage(revoked > 0 ? t('已结束其他 {count} 个会话', { count: revoked }) : t('没有其他会话')),
   );
   const others = (sessions.data ?? []).filter((session) => !session.current).length;
 
   const columns: TableProps<SessionItem>['columns'] = [
     {
-      title: '设备',
+      title: t('设备'),
       dataIndex: 'device',
       render: (device: string, session) => (
-        <Tooltip title={session.userAgent || '未提供'}>
+        <Tooltip title={session.userAgent || t('未提供')}>
           <span>
-            {device} {session.current ? <Tag color="green">当前会话</Tag> : null}
+            {device} {session.current ? <Tag color="green">{t('当前会话')}</Tag> : null}
           </span>
         </Tooltip>
       ),
     },
-    { title: 'IP 地址', dataIndex: 'ip' },
-    { title: '登录时间', dataIndex: 'createdAt', render: renderTime() },
-    { title: '最近活动', dataIndex: 'lastSeenAt', render: renderTime() },
+    { title: t('IP 地址'), dataIndex: 'ip' },
+    { title: t('登录时间'), dataIndex: 'createdAt', render: renderTime() },
+    { title: t('最近活动'), dataIndex: 'lastSeenAt', render: renderTime() },
     {
-      title: '操作',
+      title: t('操作'),
       key: 'actions',
       render: (_value, session) =>
         session.current ? null : (
           <Popconfirm
-            title="结束这个会话？"
-            description="该设备需要重新登录。"
-            okText="结束"
-            cancelText="取消"
+            title={t('结束这个会话？')}
+            description={t('该设备需要重新登录。')}
+            okText={t('结束')}
+            cancelText={t('取消')}
             okButtonProps={{ danger: true }}
             onConfirm={() => revoke.mutate(session.id)}
           >
@@ -47,7 +48,7 @@ export function SessionTable() {
               danger
               loading={revoke.isPending && revoke.variables === session.id}
             >
-              结束会话
+              {t('结束会话')}
             </Button>
           </Popconfirm>
         ),
@@ -56,19 +57,19 @@ export function SessionTable() {
 
   return (
     <Card
-      title="登录中的设备"
+      title={t('登录中的设备')}
       extra={
         <Popconfirm
-          title="结束其他所有会话？"
-          description="除当前浏览器外，其他设备都需要重新登录。"
-          okText="全部结束"
-          cancelText="取消"
+          title={t('结束其他所有会话？')}
+          description={t('除当前浏览器外，其他设备都需要重新登录。')}
+          okText={t('全部结束')}
+          cancelText={t('取消')}
           okButtonProps={{ danger: true }}
           onConfirm={() => revokeOthers.mutate()}
           disabled={others === 0}
         >
           <Button danger disabled={others === 0} loading={revokeOthers.isPending}>
-            结束其他会话
+            {t('结束其他会话')}
           </Button>
         </Popconfirm>
       }
@@ -81,7 +82,7 @@ export function SessionTable() {
         loading={sessions.isPending}
         pagination={false}
         scroll={{ x: true }}
-        locale={{ emptyText: '没有登录中的会话' }}
+        locale={{ emptyText: t('没有登录中的会话') }}
       />
     </Card>
   );

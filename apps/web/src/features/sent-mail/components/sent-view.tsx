@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { renderTime } from '../../../components/time-text';
 import { useTablePaging } from '../../../components/use-table-paging';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useDeleteSent } from '../api/delete-sent';
 import { useSent } from '../api/get-sent';
 import { DeliveryTags } from './delivery-tags';
@@ -21,30 +22,30 @@ export function SentView({ onCompose }: { onCompose: () => void }) {
   const [selected, setSelected] = useState<number[]>([]);
   const sent = useSent(paging.page, paging.pageSize);
   const remove = useDeleteSent((deleted) => {
-    showSuccessMessage(`已删除 ${deleted} 封邮件`);
+    showSuccessMessage(t('已删除 {count} 封邮件', { count: deleted }));
     setSelected([]);
   });
 
   return (
     <Card
-      title="已发送"
+      title={t('已发送')}
       extra={
         <Space>
           <Popconfirm
-            title={`删除选中的 ${selected.length} 封邮件？`}
-            description="还在队列中的投递会一并取消。"
-            okText="删除"
-            cancelText="取消"
+            title={t('删除选中的 {count} 封邮件？', { count: selected.length })}
+            description={t('还在队列中的投递会一并取消。')}
+            okText={t('删除')}
+            cancelText={t('取消')}
             okButtonProps={{ danger: true }}
             disabled={selected.length === 0}
             onConfirm={() => remove.mutate(selected)}
           >
             <Button danger icon={<DeleteOutlined />} disabled={selected.length === 0}>
-              删除
+              {t('删除')}
             </Button>
           </Popconfirm>
           <Button type="primary" icon={<EditOutlined />} onClick={onCompose}>
-            写邮件
+            {t('写邮件')}
           </Button>
         </Space>
       }
@@ -54,47 +55,54 @@ export function SentView({ onCompose }: { onCompose: () => void }) {
         loading={sent.isPending}
         dataSource={sent.data?.list ?? []}
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}
-        locale={{ emptyText: '还没有发出的邮件' }}
+        locale={{ emptyText: t('还没有发出的邮件') }}
         scroll={{ x: 860 }}
-        pagination={pagination(sent.data?.total ?? 0, '封')}
+        pagination={pagination(sent.data?.total ?? 0, t('封'))}
         columns={[
           {
-            title: '主题',
+            title: t('主题'),
             dataIndex: 'subject',
             ellipsis: true,
             render: (subject: string, item) => (
-              <Typography.Link onClick={() => setViewing(item.id)}>{subject || '（无主题）'}</Typography.Link>
+              <Typography.Link onClick={() => setViewing(item.id)}>
+                {subject || t('（无主题）')}
+              </Typography.Link>
             ),
           },
-          { title: '发件人', dataIndex: 'from', width: 200, ellipsis: true },
+          { title: t('发件人'), dataIndex: 'from', width: 200, ellipsis: true },
           {
-            title: '收件人与投递状态',
+            title: t('收件人与投递状态'),
             width: 380,
             render: (_value, item) => <DeliveryTags deliveries={item.deliveries} />,
           },
           {
-            title: '发送时间',
+            title: t('发送时间'),
             dataIndex: 'createdAt',
             width: 150,
             render: renderTime(),
           },
           {
-            title: '操作',
+            title: t('操作'),
             width: 150,
             render: (_value, item) => (
               <Space>
                 <Button size="small" icon={<EyeOutlined />} onClick={() => setViewing(item.id)}>
-                  查看
+                  {t('查看')}
                 </Button>
                 <Popconfirm
-                  title="删除这封已发送邮件？"
-                  description="还在队列中的投递会一并取消。"
-                  okText="删除"
-                  cancelText="取消"
+                  title={t('删除这封已发送邮件？')}
+                  description={t('还在队列中的投递会一并取消。')}
+                  okText={t('删除')}
+                  cancelText={t('取消')}
                   okButtonProps={{ danger: true }}
                   onConfirm={() => remove.mutate([item.id])}
                 >
-                  <Button size="small" danger icon={<DeleteOutlined />} aria-label={`删除 ${item.subject}`} />
+                  <Button
+                    size="small"
+                    danger
+                    icon={<DeleteOutlined />}
+                    aria-label={t('删除 {subject}', { subject: item.subject })}
+                  />
                 </Popconfirm>
               </Space>
             ),

@@ -3,6 +3,7 @@ import type { BuyEmailBody, BuyEmailData, SaleDomain } from '@youju/contract';
 import { Alert, Button, Form, Input, Radio, Result, Select, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { confirmationField, rules } from '../../../config/validation';
+import { t } from '../../../lib/i18n';
 import { useBuyEmail } from '../api/buy-email';
 import { useCheckAddress } from '../api/check-address';
 import { usePayMethods } from '../api/get-pay-methods';
@@ -27,7 +28,7 @@ function AvailabilityHint({ domainId, localPart }: { domainId?: number; localPar
   if (check.isFetching && !check.data) {
     return (
       <Typography.Text type="secondary">
-        <LoadingOutlined /> 正在检查是否可用…
+        <LoadingOutlined /> {t('正在检查是否可用…')}
       </Typography.Text>
     );
   }
@@ -35,11 +36,11 @@ function AvailabilityHint({ domainId, localPart }: { domainId?: number; localPar
   if (!check.data) return null;
   return check.data.available ? (
     <Typography.Text type="success" data-testid="address-available">
-      <CheckCircleFilled /> {check.data.address} 可以购买
+      <CheckCircleFilled /> {t('{address} 可以购买', { address: check.data.address })}
     </Typography.Text>
   ) : (
     <Typography.Text type="danger" data-testid="address-unavailable">
-      <CloseCircleFilled /> {check.data.reason ?? '该地址不可用'}
+      <CloseCircleFilled /> {check.data.reason ?? t('该地址不可用')}
     </Typography.Text>
   );
 }
@@ -81,20 +82,28 @@ export function BuyMailboxForm({ domains, selectedDomainId }: BuyMailboxFormProp
     return (
       <Result
         status="info"
-        title="订单已提交，等待确认"
+        title={t('订单已提交，等待确认')}
         subTitle={
           <Space orientation="vertical">
             <span>
-              订单号：
+              {t('订单号：')}
               <Typography.Text copyable strong data-testid="order-no">
                 {placed.orderNo}
               </Typography.Text>
             </span>
             <span>
-              邮箱 {placed.address}，金额 {yuan(placed.amount)} 元
+              {t('邮箱 {address}，金额 {amount} 元', {
+                address: placed.address ?? '',
+
+                amount: yuan(placed.amount),
+              })}
             </span>
             {placed.instructions && <span>{placed.instructions}</span>}
-            <span>付款确认后邮箱自动开通，可用手机号 {placed.phone} 在“查询订单”中查看进度。</span>
+            <span>
+              {t('付款确认后邮箱自动开通，可用手机号 {phone} 在“查询订单”中查看进度。', {
+                phone: placed.phone,
+              })}
+            </span>
           </Space>
         }
         extra={
@@ -104,7 +113,7 @@ export function BuyMailboxForm({ domains, selectedDomainId }: BuyMailboxFormProp
               form.resetFields();
             }}
           >
-            再买一个
+            {t('再买一个')}
           </Button>
         }
       />
@@ -122,50 +131,59 @@ export function BuyMailboxForm({ domains, selectedDomainId }: BuyMailboxFormProp
         buyMutation.mutate({ ...values, localPart: values.localPart.trim(), phone: values.phone.trim() })
       }
     >
-      <Form.Item name="domainId" label="域名" rules={[{ required: true, message: '请选择域名' }]}>
+      <Form.Item name="domainId" label={t('域名')} rules={[{ required: true, message: t('请选择域名') }]}>
         <Select
-          placeholder="选择域名"
+          placeholder={t('选择域名')}
           options={domains.map((item) => ({
             value: item.id,
-            label: `${item.name}（${yuan(item.price)} 元）`,
+            label: t('{name}（{price} 元）', { name: item.name, price: yuan(item.price) }),
           }))}
         />
       </Form.Item>
       <Form.Item
         name="localPart"
-        label="邮箱前缀"
-        rules={[{ required: true, message: '请输入想要的邮箱前缀' }, ...rules.optionalLocalPart]}
+        label={t('邮箱前缀')}
+        rules={[{ required: true, message: t('请输入想要的邮箱前缀') }, ...rules.optionalLocalPart]}
         extra={<AvailabilityHint domainId={domainId} localPart={localPart} />}
       >
-        <Input placeholder="如 zhangsan" autoComplete="off" suffix={domain ? `@${domain.name}` : undefined} />
+        <Input
+          placeholder={t('如 zhangsan')}
+          autoComplete="off"
+          suffix={domain ? `@${domain.name}` : undefined}
+        />
       </Form.Item>
-      <Form.Item name="password" label="邮箱密码" rules={rules.password}>
-        <Input.Password placeholder="至少 6 位，开通后用它登录" autoComplete="new-password" />
+      <Form.Item name="password" label={t('邮箱密码')} rules={rules.password}>
+        <Input.Password placeholder={t('至少 6 位，开通后用它登录')} autoComplete="new-password" />
       </Form.Item>
-      <Form.Item label="确认密码" {...confirmationField('password')}>
-        <Input.Password placeholder="再输入一次" autoComplete="new-password" />
+      <Form.Item label={t('确认密码')} {...confirmationField('password')}>
+        <Input.Password placeholder={t('再输入一次')} autoComplete="new-password" />
       </Form.Item>
       <Form.Item
         name="phone"
-        label="手机号"
+        label={t('手机号')}
         rules={[
-          { required: true, message: '请输入手机号' },
-          { pattern: PHONE, message: '手机号格式不正确' },
+          { required: true, message: t('请输入手机号') },
+          { pattern: PHONE, message: t('手机号格式不正确') },
         ]}
-        extra="用于查询订单，不会公开"
+        extra={t('用于查询订单，不会公开')}
       >
-        <Input placeholder="如 13800138000" autoComplete="tel" inputMode="tel" />
+        <Input placeholder={t('如 13800138000')} autoComplete="tel" inputMode="tel" />
       </Form.Item>
-      <Form.Item name="payMethod" label="支付方式" rules={[{ required: true, message: '请选择支付方式' }]}>
+      <Form.Item
+        name="payMethod"
+        label={t('支付方式')}
+        rules={[{ required: true, message: t('请选择支付方式') }]}
+      >
         {methods.length === 0 ? (
-          <Alert type="warning" showIcon title="暂无可用的支付方式，请联系站点管理员" />
+          <Alert type="warning" showIcon title={t('暂无可用的支付方式，请联系站点管理员')} />
         ) : (
           <Radio.Group options={methods.map((method) => ({ value: method.id, label: method.name }))} />
         )}
       </Form.Item>
       {domain && (
         <Typography.Paragraph>
-          应付金额：<Typography.Text strong>{yuan(domain.price)} 元</Typography.Text>
+          {t('应付金额：')}
+          <Typography.Text strong>{t('{amount} 元', { amount: yuan(domain.price) })}</Typography.Text>
         </Typography.Paragraph>
       )}
       <Button
@@ -174,7 +192,7 @@ export function BuyMailboxForm({ domains, selectedDomainId }: BuyMailboxFormProp
         loading={buyMutation.isPending}
         disabled={methods.length === 0}
       >
-        提交订单并付款
+        {t('提交订单并付款')}
       </Button>
     </Form>
   );

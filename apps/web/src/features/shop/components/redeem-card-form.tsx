@@ -4,6 +4,7 @@ import { useRef, useState } from 'react';
 import { useOpenDomains } from '../../../api/get-open-domains';
 import { rules } from '../../../config/validation';
 import { formatTime } from '../../../lib/dates';
+import { t } from '../../../lib/i18n';
 import { usePreselectOnly } from '../../../lib/use-preselect-only';
 import { useRedeemCard } from '../api/redeem-card';
 
@@ -34,15 +35,17 @@ export function RedeemCardForm({ onLogin }: RedeemCardFormProps = {}) {
     return (
       <Result
         status="success"
-        title={result.extended ? '续期成功' : '兑换成功'}
+        title={result.extended ? t('续期成功') : t('兑换成功')}
         subTitle={
           <>
-            邮箱{' '}
+            {t('邮箱')}{' '}
             <Typography.Text strong data-testid="redeemed-address">
               {result.address}
             </Typography.Text>
-            {result.expiresAt ? `，有效期至 ${formatTime(result.expiresAt)}` : ''}。
-            {onLogin ? '点击下方按钮直接登录，' : ''}以后可在登录页选择“邮箱登录”，用这个地址和密码登录。
+            {result.expiresAt ? t('，有效期至 {date}', { date: formatTime(result.expiresAt) }) : ''}
+            {t('。')}
+            {onLogin ? t('点击下方按钮直接登录，') : ''}
+            {t('以后可在登录页选择“邮箱登录”，用这个地址和密码登录。')}
           </>
         }
         extra={[
@@ -61,7 +64,7 @@ export function RedeemCardForm({ onLogin }: RedeemCardFormProps = {}) {
                 }
               }}
             >
-              登录新邮箱
+              {t('登录新邮箱')}
             </Button>
           ) : null,
           <Button
@@ -72,7 +75,7 @@ export function RedeemCardForm({ onLogin }: RedeemCardFormProps = {}) {
               form.resetFields();
             }}
           >
-            继续兑换
+            {t('继续兑换')}
           </Button>,
         ]}
       />
@@ -90,39 +93,39 @@ export function RedeemCardForm({ onLogin }: RedeemCardFormProps = {}) {
         redeemMutation.mutate({ ...values, code: values.code.trim(), localPart: values.localPart.trim() });
       }}
     >
-      <Form.Item name="code" label="卡密" rules={[{ required: true, message: '请输入卡密' }]}>
-        <Input placeholder="如 YJ-XXXX-XXXX-XXXX-XXXX" autoComplete="off" />
+      <Form.Item name="code" label={t('卡密')} rules={[{ required: true, message: t('请输入卡密') }]}>
+        <Input placeholder={t('如 YJ-XXXX-XXXX-XXXX-XXXX')} autoComplete="off" />
       </Form.Item>
       <Form.Item
         name="domainId"
-        label="域名"
-        extra="卡密已指定域名时无需选择；未指定域名的卡密可用于任一开放注册的域名"
+        label={t('域名')}
+        extra={t('卡密已指定域名时无需选择；未指定域名的卡密可用于任一开放注册的域名')}
       >
         <Select
           allowClear
-          placeholder="按卡密指定的域名"
+          placeholder={t('按卡密指定的域名')}
           loading={domainsQuery.isPending}
           options={(domainsQuery.data ?? []).map((domain) => ({ value: domain.id, label: domain.name }))}
         />
       </Form.Item>
       <Form.Item
         name="localPart"
-        label="邮箱前缀"
-        rules={[{ required: true, message: '请输入邮箱前缀' }, ...rules.optionalLocalPart]}
-        extra="新开邮箱请填写未被占用的前缀；为已有邮箱续期请填写它的前缀"
+        label={t('邮箱前缀')}
+        rules={[{ required: true, message: t('请输入邮箱前缀') }, ...rules.optionalLocalPart]}
+        extra={t('新开邮箱请填写未被占用的前缀；为已有邮箱续期请填写它的前缀')}
       >
-        <Input placeholder="如 zhangsan" autoComplete="off" />
+        <Input placeholder={t('如 zhangsan')} autoComplete="off" />
       </Form.Item>
       <Form.Item
         name="password"
-        label="密码"
+        label={t('密码')}
         rules={rules.password}
-        extra="新开邮箱：设置登录密码；续期：填写该邮箱的现有密码"
+        extra={t('新开邮箱：设置登录密码；续期：填写该邮箱的现有密码')}
       >
         <Input.Password autoComplete="new-password" />
       </Form.Item>
       <Button type="primary" htmlType="submit" loading={redeemMutation.isPending}>
-        兑换
+        {t('兑换')}
       </Button>
     </Form>
   );

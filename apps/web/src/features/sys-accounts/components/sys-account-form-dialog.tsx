@@ -4,6 +4,7 @@ import { FormDialog } from '../../../components/form-dialog';
 import { roleLabels } from '../../../config/labels';
 import { rules } from '../../../config/validation';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useCreateSysAccount } from '../api/create-sys-account';
 import { useEditSysAccount } from '../api/edit-sys-account';
 
@@ -46,11 +47,11 @@ export function SysAccountFormDialog({ account, open, onClose }: SysAccountFormD
   const [form] = Form.useForm<SysAccountFormValues>();
   const editing = account !== null;
   const createMutation = useCreateSysAccount((created) => {
-    showSuccessMessage(`已创建账号 ${created.username}`);
+    showSuccessMessage(t('已创建账号 {username}', { username: created.username }));
     onClose();
   });
   const editMutation = useEditSysAccount((edited) => {
-    showSuccessMessage(`已保存账号 ${edited.username}`);
+    showSuccessMessage(t('已保存账号 {username}', { username: edited.username }));
     onClose();
   });
 
@@ -62,36 +63,43 @@ export function SysAccountFormDialog({ account, open, onClose }: SysAccountFormD
   return (
     <FormDialog<SysAccountFormValues>
       open={open}
-      title={editing ? `编辑账号 ${account.username}` : '新建系统账号'}
-      okText={editing ? '保存' : '创建'}
+      title={editing ? t('编辑账号 {username}', { username: account.username }) : t('新建系统账号')}
+      okText={editing ? t('保存') : t('创建')}
       saving={createMutation.isPending || editMutation.isPending}
       form={form}
       formProps={{ name: 'sys-account', initialValues: initialValues(account), onFinish: submit }}
       onClose={onClose}
     >
-      <Form.Item name="username" label="用户名" rules={editing ? [] : rules.username}>
-        <Input disabled={editing} placeholder="3 到 32 位字母、数字、下划线、点或短横线" autoComplete="off" />
+      <Form.Item name="username" label={t('用户名')} rules={editing ? [] : rules.username}>
+        <Input
+          disabled={editing}
+          placeholder={t('3 到 32 位字母、数字、下划线、点或短横线')}
+          autoComplete="off"
+        />
       </Form.Item>
       <Form.Item
         name="password"
-        label={editing ? '新密码' : '密码'}
+        label={editing ? t('新密码') : t('密码')}
         rules={editing ? rules.optionalPassword : rules.password}
-        extra={editing ? '留空则不修改密码' : undefined}
+        extra={editing ? t('留空则不修改密码') : undefined}
       >
-        <Input.Password placeholder={editing ? '留空则不修改' : '至少 6 位'} autoComplete="new-password" />
+        <Input.Password
+          placeholder={editing ? t('留空则不修改') : t('至少 6 位')}
+          autoComplete="new-password"
+        />
       </Form.Item>
-      <Form.Item name="role" label="角色" rules={[{ required: true, message: '请选择角色' }]}>
+      <Form.Item name="role" label={t('角色')} rules={[{ required: true, message: t('请选择角色') }]}>
         <Select options={roleOptions} />
       </Form.Item>
-      <Form.Item name="maxDomains" label="域名数量上限" extra="0 表示不限">
+      <Form.Item name="maxDomains" label={t('域名数量上限')} extra={t('0 表示不限')}>
         <InputNumber min={0} max={1_000_000} precision={0} style={{ width: '100%' }} />
       </Form.Item>
-      <Form.Item name="maxMailboxes" label="邮箱数量上限" extra="0 表示不限">
+      <Form.Item name="maxMailboxes" label={t('邮箱数量上限')} extra={t('0 表示不限')}>
         <InputNumber min={0} max={1_000_000} precision={0} style={{ width: '100%' }} />
       </Form.Item>
       {editing && (
-        <Form.Item name="enabled" label="启用" valuePropName="checked">
-          <Switch checkedChildren="启用" unCheckedChildren="停用" />
+        <Form.Item name="enabled" label={t('启用')} valuePropName="checked">
+          <Switch checkedChildren={t('启用')} unCheckedChildren={t('停用')} />
         </Form.Item>
       )}
     </FormDialog>

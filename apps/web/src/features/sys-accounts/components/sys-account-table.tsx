@@ -6,6 +6,7 @@ import { renderTime } from '../../../components/time-text';
 import { useTablePaging } from '../../../components/use-table-paging';
 import { roleLabel } from '../../../config/labels';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { usePermissionStore } from '../../../state/permission';
 import { useDeleteSysAccount } from '../api/delete-sys-account';
 import { useEditSysAccount } from '../api/edit-sys-account';
@@ -15,7 +16,7 @@ import { SysAccountFormDialog } from './sys-account-form-dialog';
 type DialogState = { open: false } | { open: true; account: SysAccount | null };
 
 function limitText(limit: number): string {
-  return limit === 0 ? '不限' : String(limit);
+  return limit === 0 ? t('不限') : String(limit);
 }
 
 /** System accounts of the service: list, create, edit, enable or disable, delete. */
@@ -25,65 +26,69 @@ export function SysAccountTable() {
   const currentName = usePermissionStore((state) => state.permissionData.name);
   const accountsQuery = useSysAccounts(paging);
   const toggleMutation = useEditSysAccount((account) =>
-    showSuccessMessage(account.enabled ? `已启用账号 ${account.username}` : `已停用账号 ${account.username}`),
+    showSuccessMessage(
+      account.enabled
+        ? t('已启用账号 {username}', { username: account.username })
+        : t('已停用账号 {username}', { username: account.username }),
+    ),
   );
-  const deleteMutation = useDeleteSysAccount(() => showSuccessMessage('账号已删除'));
+  const deleteMutation = useDeleteSysAccount(() => showSuccessMessage(t('账号已删除')));
   const data = accountsQuery.data;
 
   const columns: TableProps<SysAccount>['columns'] = [
     {
-      title: '用户名',
+      title: t('用户名'),
       dataIndex: 'username',
       render: (username: string) => (
         <Space size={4}>
           <Typography.Text strong>{username}</Typography.Text>
-          {username === currentName && <Tag color="blue">当前账号</Tag>}
+          {username === currentName && <Tag color="blue">{t('当前账号')}</Tag>}
         </Space>
       ),
     },
     {
-      title: '角色',
+      title: t('角色'),
       dataIndex: 'role',
       render: (role: SysAccount['role']) => (
         <Tag color={role === 'admin' ? 'gold' : 'default'}>{roleLabel(role)}</Tag>
       ),
     },
     {
-      title: '状态',
+      title: t('状态'),
       dataIndex: 'enabled',
       render: (enabled: boolean, account) => (
         <Switch
           checked={enabled}
-          checkedChildren="启用"
-          unCheckedChildren="停用"
-          aria-label={`启用或停用账号 ${account.username}`}
+          checkedChildren={t('启用')}
+          unCheckedChildren={t('停用')}
+          aria-label={t('启用或停用账号 {username}', { username: account.username })}
           disabled={account.username === currentName}
           loading={toggleMutation.isPending && toggleMutation.variables?.id === account.id}
           onChange={(checked) => toggleMutation.mutate({ id: account.id, enabled: checked })}
         />
       ),
     },
-    { title: '域名上限', dataIndex: 'maxDomains', render: limitText },
-    { title: '邮箱上限', dataIndex: 'maxMailboxes', render: limitText },
-    { title: '创建时间', dataIndex: 'createdAt', render: renderTime() },
+    { title: t('域名上限'), dataIndex: 'maxDomains', render: limitText },
+    { title: t('邮箱上限'), dataIndex: 'maxMailboxes', render: limitText },
+    { title: t('创建时间'), dataIndex: 'createdAt', render: renderTime() },
     {
-      title: '最后登录',
+      title: t('最后登录'),
       dataIndex: 'lastLoginAt',
-      render: renderTime('从未登录'),
+      render: renderTime(t('从未登录')),
     },
     {
-      title: '操作',
+      title: t('操作'),
       key: 'actions',
       render: (_value, account) => (
         <Space>
           <Button type="link" size="small" onClick={() => setDialog({ open: true, account })}>
-            编辑
+            {t('编辑')}
           </Button>
           <Popconfirm
-            title={`删除账号 ${account.username}？`}
-            description="删除后该账号无法再登录，此操作不可撤销。"
-            okText="删除"
-            cancelText="取消"
+            title={t('删除账号 {username}？', { username: account.username })}
+            description={t('删除后该账号无法再登录，此操作不可撤销。')}
+            okText={t('删除')}
+            cancelText={t('取消')}
             okButtonProps={{ danger: true }}
             onConfirm={() => deleteMutation.mutate(account.id)}
             disabled={account.username === currentName}
@@ -95,7 +100,7 @@ export function SysAccountTable() {
               disabled={account.username === currentName}
               loading={deleteMutation.isPending && deleteMutation.variables === account.id}
             >
-              删除
+              {t('删除')}
             </Button>
           </Popconfirm>
         </Space>
@@ -105,14 +110,14 @@ export function SysAccountTable() {
 
   return (
     <Card
-      title="系统账号"
+      title={t('系统账号')}
       extra={
         <Button
           type="primary"
           icon={<PlusOutlined />}
           onClick={() => setDialog({ open: true, account: null })}
         >
-          新建账号
+          {t('新建账号')}
         </Button>
       }
     >
@@ -122,8 +127,8 @@ export function SysAccountTable() {
         dataSource={data?.list ?? []}
         loading={accountsQuery.isFetching}
         scroll={{ x: 'max-content' }}
-        locale={{ emptyText: '暂无系统账号' }}
-        pagination={pagination(data?.total ?? 0, '个账号')}
+        locale={{ emptyText: t('暂无系统账号') }}
+        pagination={pagination(data?.total ?? 0, t('个账号'))}
       />
       <SysAccountFormDialog
         key={dialog.open ? (dialog.account?.id ?? 'new') : 'closed'}

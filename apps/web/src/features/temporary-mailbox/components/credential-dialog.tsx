@@ -3,20 +3,21 @@ import { Alert, Button, Modal, Space, Typography } from 'antd';
 import { paths } from '../../../config/routes';
 import { copyText } from '../../../lib/clipboard';
 import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { markCredentialSaved, setCredentialDialogOpen, useCredentialStore } from '../../../state/credential';
 
 /** The text of 下载凭证: everything needed to come back, with where to go. */
 function credentialFileText(email: string, credential: string): string {
   const site = window.location.origin;
   return [
-    '临时邮箱凭证',
+    t('临时邮箱凭证'),
     '',
-    `邮箱地址：${email}`,
-    `凭证（密码）：${credential}`,
-    `网站：${site}`,
-    `登录页：${site}${paths.auth}（选择邮箱登录，填写邮箱地址和凭证）`,
+    t('邮箱地址：{email}', { email }),
+    t('凭证（密码）：{credential}', { credential }),
+    t('网站：{site}', { site }),
+    t('登录页：{url}（选择邮箱登录，填写邮箱地址和凭证）', { url: `${site}${paths.auth}` }),
     '',
-    '凭证只显示一次，请妥善保管；任何拿到它的人都能进入这个邮箱。',
+    t('凭证只显示一次，请妥善保管；任何拿到它的人都能进入这个邮箱。'),
     '',
   ].join('\r\n');
 }
@@ -26,7 +27,7 @@ function download(email: string, credential: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = `${email}-凭证.txt`;
+  link.download = t('{email}-凭证.txt', { email });
   document.body.appendChild(link);
   link.click();
   link.remove();
@@ -45,11 +46,11 @@ export function CredentialDialog() {
   return (
     <Modal
       open={open}
-      title="保存你的临时邮箱凭证"
+      title={t('保存你的临时邮箱凭证')}
       onCancel={() => setCredentialDialogOpen(false)}
       footer={
         <Button type="primary" onClick={() => setCredentialDialogOpen(false)}>
-          {saved ? '完成' : '稍后保存'}
+          {saved ? t('完成') : t('稍后保存')}
         </Button>
       }
       width={520}
@@ -58,11 +59,11 @@ export function CredentialDialog() {
         <Alert
           type={saved ? 'success' : 'warning'}
           showIcon
-          title={saved ? '凭证已保存' : '凭证只显示这一次'}
-          description="退出登录后，在登录页用「邮箱地址 + 凭证」即可重新进入这个邮箱（到期前有效）。"
+          title={saved ? t('凭证已保存') : t('凭证只显示这一次')}
+          description={t('退出登录后，在登录页用「邮箱地址 + 凭证」即可重新进入这个邮箱（到期前有效）。')}
         />
         <div>
-          <Typography.Text type="secondary">邮箱地址</Typography.Text>
+          <Typography.Text type="secondary">{t('邮箱地址')}</Typography.Text>
           <div>
             <Typography.Text strong data-testid="credential-email">
               {email}
@@ -70,7 +71,7 @@ export function CredentialDialog() {
           </div>
         </div>
         <div>
-          <Typography.Text type="secondary">凭证（密码）</Typography.Text>
+          <Typography.Text type="secondary">{t('凭证（密码）')}</Typography.Text>
           <div>
             <Typography.Text code strong data-testid="credential-value" style={{ fontSize: 16 }}>
               {credential}
@@ -84,13 +85,13 @@ export function CredentialDialog() {
               copyText(`${email}\n${credential}`).then(
                 () => {
                   markCredentialSaved();
-                  showSuccessMessage('已复制邮箱地址和凭证');
+                  showSuccessMessage(t('已复制邮箱地址和凭证'));
                 },
-                () => showErrorMessage('复制失败，请手动选择文本复制'),
+                () => showErrorMessage(t('复制失败，请手动选择文本复制')),
               )
             }
           >
-            复制
+            {t('复制')}
           </Button>
           <Button
             icon={<DownloadOutlined />}
@@ -99,7 +100,7 @@ export function CredentialDialog() {
               markCredentialSaved();
             }}
           >
-            下载凭证
+            {t('下载凭证')}
           </Button>
         </Space>
       </Space>

@@ -5,6 +5,7 @@ import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useOpenDomains } from '../../../api/get-open-domains';
 import { Panel } from '../../../components/panel';
 import { Paragraph, SecondaryText } from '../../../components/text';
+import { t } from '../../../lib/i18n';
 import { useCreateTemporaryMailbox } from '../api/create-temporary-mailbox';
 
 // /home is the first page of most visits, and most visitors see neither of these: the domain picker
@@ -39,11 +40,11 @@ export function TemporaryMailboxCard({
 
   let body: ReactNode;
   if (registrationOpen === false) {
-    body = <Alert type="info" showIcon title="本站当前未开放注册，暂时无法获取临时邮箱" />;
+    body = <Alert type="info" showIcon title={t('本站当前未开放注册，暂时无法获取临时邮箱')} />;
   } else if (domains.isError) {
-    body = <Alert type="error" showIcon title="读取可用域名失败" description={domains.error.message} />;
+    body = <Alert type="error" showIcon title={t('读取可用域名失败')} description={domains.error.message} />;
   } else if (domains.isSuccess && list.length === 0) {
-    body = <Alert type="info" showIcon title="暂无开放注册的域名，暂时无法获取临时邮箱" />;
+    body = <Alert type="info" showIcon title={t('暂无开放注册的域名，暂时无法获取临时邮箱')} />;
   } else {
     const button = (
       <Button
@@ -54,7 +55,7 @@ export function TemporaryMailboxCard({
         disabled={domainId === null}
         onClick={loggedIn || domainId === null ? undefined : () => create.mutate(domainId)}
       >
-        一键获取临时邮箱
+        {t('一键获取临时邮箱')}
       </Button>
     );
     body = (
@@ -62,10 +63,10 @@ export function TemporaryMailboxCard({
         {loggedIn && domainId !== null ? (
           <Suspense fallback={button}>
             <Popconfirm
-              title="获取新的临时邮箱？"
-              description="这会退出当前登录；临时邮箱退出后，只能用邮箱地址和凭证再次进入。"
-              okText="继续"
-              cancelText="取消"
+              title={t('获取新的临时邮箱？')}
+              description={t('这会退出当前登录；临时邮箱退出后，只能用邮箱地址和凭证再次进入。')}
+              okText={t('继续')}
+              cancelText={t('取消')}
               onConfirm={() => create.mutate(domainId)}
             >
               {button}
@@ -77,7 +78,7 @@ export function TemporaryMailboxCard({
         {list.length > 1 ? (
           <Suspense fallback={null}>
             <Select
-              aria-label="临时邮箱域名"
+              aria-label={t('临时邮箱域名')}
               value={domainId ?? undefined}
               onChange={(value) => setChosen(Number(value))}
               style={{ minWidth: 200 }}
@@ -92,9 +93,11 @@ export function TemporaryMailboxCard({
   }
 
   return (
-    <Panel title="临时邮箱">
+    <Panel title={t('临时邮箱')}>
       <Paragraph secondary>
-        无需注册，点一下得到一个随机地址和它的凭证，收信实时显示，适合接收验证码。保存好凭证，退出后也能在登录页用地址和凭证回来；到期后自动删除。
+        {t(
+          '无需注册，点一下得到一个随机地址和它的凭证，收信实时显示，适合接收验证码。保存好凭证，退出后也能在登录页用地址和凭证回来；到期后自动删除。',
+        )}
       </Paragraph>
       {body}
     </Panel>

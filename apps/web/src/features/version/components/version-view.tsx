@@ -1,16 +1,23 @@
 import { Card, Descriptions, Empty, Skeleton, Typography } from 'antd';
 import { MarkdownView } from '../../../components/markdown/markdown-view';
 import { TimeText } from '../../../components/time-text';
+import { t } from '../../../lib/i18n';
 import { useVersion } from '../api/get-version';
 
-const ENGINE_NAMES = { sqlite: 'SQLite（内置）', postgres: 'PostgreSQL' } as const;
+function engineName(engine: 'sqlite' | 'postgres'): string {
+  return engine === 'sqlite' ? t('SQLite（内置）') : 'PostgreSQL';
+}
 
 /** Seconds as 3 天 4 小时 5 分钟. */
 export function formatUptime(seconds: number): string {
   const days = Math.floor(seconds / 86_400);
   const hours = Math.floor((seconds % 86_400) / 3600);
   const minutes = Math.floor((seconds % 3600) / 60);
-  const parts = [days ? `${days} 天` : '', hours ? `${hours} 小时` : '', `${minutes} 分钟`];
+  const parts = [
+    days ? t('{count} 天', { count: days }) : '',
+    hours ? t('{count} 小时', { count: hours }) : '',
+    t('{count} 分钟', { count: minutes }),
+  ];
   return parts.filter(Boolean).join(' ');
 }
 
@@ -18,36 +25,36 @@ export function formatUptime(seconds: number): string {
 export function VersionView() {
   const { data, isPending } = useVersion();
   if (isPending) return <Skeleton active paragraph={{ rows: 6 }} />;
-  if (!data) return <Empty description="版本信息加载失败，请刷新重试" />;
+  if (!data) return <Empty description={t('版本信息加载失败，请刷新重试')} />;
   return (
     <>
-      <Card title="版本信息" style={{ marginBottom: 16 }}>
+      <Card title={t('版本信息')} style={{ marginBottom: 16 }}>
         <Descriptions column={{ xs: 1, md: 2 }} bordered size="small">
-          <Descriptions.Item label="版本">{data.version}</Descriptions.Item>
-          <Descriptions.Item label="构建提交">
+          <Descriptions.Item label={t('版本')}>{data.version}</Descriptions.Item>
+          <Descriptions.Item label={t('构建提交')}>
             {data.commit ? (
               <Typography.Text copyable={{ text: data.commit }}>{data.commit.slice(0, 12)}</Typography.Text>
             ) : (
-              '未记录（非 Git 构建）'
+              t('未记录（非 Git 构建）')
             )}
           </Descriptions.Item>
-          <Descriptions.Item label="构建时间">
-            <TimeText value={data.buildDate} fallback="未记录" />
+          <Descriptions.Item label={t('构建时间')}>
+            <TimeText value={data.buildDate} fallback={t('未记录')} />
           </Descriptions.Item>
-          <Descriptions.Item label="Node.js 版本">{data.node}</Descriptions.Item>
-          <Descriptions.Item label="数据库">{ENGINE_NAMES[data.engine]}</Descriptions.Item>
-          <Descriptions.Item label="数据库结构版本">{data.schemaVersion}</Descriptions.Item>
-          <Descriptions.Item label="启动时间">
+          <Descriptions.Item label={t('Node.js 版本')}>{data.node}</Descriptions.Item>
+          <Descriptions.Item label={t('数据库')}>{engineName(data.engine)}</Descriptions.Item>
+          <Descriptions.Item label={t('数据库结构版本')}>{data.schemaVersion}</Descriptions.Item>
+          <Descriptions.Item label={t('启动时间')}>
             <TimeText value={data.startedAt} />
           </Descriptions.Item>
-          <Descriptions.Item label="已运行">{formatUptime(data.uptimeSeconds)}</Descriptions.Item>
+          <Descriptions.Item label={t('已运行')}>{formatUptime(data.uptimeSeconds)}</Descriptions.Item>
         </Descriptions>
       </Card>
-      <Card title="更新日志">
+      <Card title={t('更新日志')}>
         {data.changelog.trim() ? (
           <MarkdownView source={data.changelog} />
         ) : (
-          <Empty description="本版本没有附带更新日志" />
+          <Empty description={t('本版本没有附带更新日志')} />
         )}
       </Card>
     </>

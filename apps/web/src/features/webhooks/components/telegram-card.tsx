@@ -2,6 +2,7 @@ import type { TelegramSettingsInput } from '@youju/contract';
 import { Alert, Button, Card, Form, Input, Skeleton, Switch, Typography } from 'antd';
 import { TimeText } from '../../../components/time-text';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useSetTelegram, useTelegram } from '../api/telegram';
 
 interface TelegramFormValues {
@@ -16,7 +17,9 @@ export function TelegramCard() {
   const [form] = Form.useForm<TelegramFormValues>();
   const save = useSetTelegram(() => {
     showSuccessMessage(
-      form.getFieldValue('enabled') ? '已保存，测试消息已发送到 Telegram' : '已保存，Telegram 通知已关闭',
+      form.getFieldValue('enabled')
+        ? t('已保存，测试消息已发送到 Telegram')
+        : t('已保存，Telegram 通知已关闭'),
     );
     form.setFieldValue('botToken', '');
   });
@@ -30,10 +33,11 @@ export function TelegramCard() {
   };
 
   return (
-    <Card title="Telegram 通知" style={{ marginTop: 16 }}>
+    <Card title={t('Telegram 通知')} style={{ marginTop: 16 }}>
       <Typography.Paragraph type="secondary">
-        用 @BotFather 创建机器人拿到令牌，先给机器人发一条消息，再用 @userinfobot 查到你的聊天编号（群组以
-        -100 开头）。保存时会发一条测试消息，新邮件到达时推送发件人、主题、验证码和查看链接。
+        {t(
+          '用 @BotFather 创建机器人拿到令牌，先给机器人发一条消息，再用 @userinfobot 查到你的聊天编号（群组以 -100 开头）。保存时会发一条测试消息，新邮件到达时推送发件人、主题、验证码和查看链接。',
+        )}
       </Typography.Paragraph>
       <Form<TelegramFormValues>
         name="telegram"
@@ -50,35 +54,35 @@ export function TelegramCard() {
       >
         <Form.Item
           name="botToken"
-          label="机器人令牌"
-          extra={current?.botTokenSet ? '已设置，留空则保持不变' : undefined}
+          label={t('机器人令牌')}
+          extra={current?.botTokenSet ? t('已设置，留空则保持不变') : undefined}
           rules={[
-            { required: !current?.botTokenSet, message: '请输入机器人令牌' },
+            { required: !current?.botTokenSet, message: t('请输入机器人令牌') },
             {
               pattern: /^\d{1,20}:[A-Za-z0-9_-]{20,100}$/,
-              message: '格式如 123456789:AAE…（数字、冒号、字母）',
+              message: t('格式如 123456789:AAE…（数字、冒号、字母）'),
             },
           ]}
         >
           <Input.Password
-            placeholder={current?.botTokenSet ? '已设置' : '123456789:AAE…'}
+            placeholder={current?.botTokenSet ? t('已设置') : '123456789:AAE…'}
             autoComplete="off"
           />
         </Form.Item>
         <Form.Item
           name="chatId"
-          label="聊天编号"
+          label={t('聊天编号')}
           rules={[
-            { required: true, whitespace: true, message: '请输入聊天编号' },
+            { required: true, whitespace: true, message: t('请输入聊天编号') },
             {
               pattern: /^(-?\d{1,20}|@[A-Za-z0-9_]{5,32})$/,
-              message: '聊天编号是数字（群组为 -100 开头）或 @频道名',
+              message: t('聊天编号是数字（群组为 -100 开头）或 @频道名'),
             },
           ]}
         >
-          <Input placeholder="例如 123456789" />
+          <Input placeholder={t('例如 123456789')} />
         </Form.Item>
-        <Form.Item name="enabled" label="推送新邮件" valuePropName="checked">
+        <Form.Item name="enabled" label={t('推送新邮件')} valuePropName="checked">
           <Switch />
         </Form.Item>
         {save.isError ? (
@@ -86,19 +90,23 @@ export function TelegramCard() {
             type="error"
             showIcon
             style={{ marginBottom: 16 }}
-            title="没有保存"
+            title={t('没有保存')}
             description={save.error.message}
             data-testid="telegram-error"
           />
         ) : null}
         {current?.lastStatus ? (
           <Typography.Paragraph type={current.lastStatus.status === 'delivered' ? 'success' : 'danger'}>
-            最近推送：{current.lastStatus.status === 'delivered' ? '成功' : '失败'}（
-            <TimeText value={current.lastStatus.at} />）
+            {t('最近推送：')}
+            {current.lastStatus.status === 'delivered' ? t('成功') : t('失败')}
+            {t('（')}
+            <TimeText value={current.lastStatus.at} />
+
+            {t('）')}
           </Typography.Paragraph>
         ) : null}
         <Button type="primary" htmlType="submit" loading={save.isPending}>
-          保存并发送测试消息
+          {t('保存并发送测试消息')}
         </Button>
       </Form>
     </Card>

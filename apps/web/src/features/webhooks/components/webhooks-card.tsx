@@ -4,6 +4,7 @@ import { Alert, Button, Card, Modal, Popconfirm, Space, Switch, Table, Tag, Typo
 import { useState } from 'react';
 import { TimeText } from '../../../components/time-text';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useDeleteWebhook, useEditWebhook, useTestWebhook } from '../api/change-webhooks';
 import { useWebhooks } from '../api/get-webhooks';
 import { SignatureExamples } from './signature-examples';
@@ -11,19 +12,24 @@ import { WebhookDeliveriesDrawer } from './webhook-deliveries-drawer';
 import { WebhookFormDialog } from './webhook-form-dialog';
 
 function testSummary(result: WebhookTestResult): string {
-  const answer = result.responseCode !== null ? `HTTP ${result.responseCode}` : (result.error ?? '无响应');
-  return `${result.status === 'delivered' ? '测试成功' : '测试失败'}：${answer}，用时 ${result.durationMs} 毫秒`;
+  const answer = result.responseCode !== null ? `HTTP ${result.responseCode}` : (result.error ?? t('无响应'));
+  const values = { answer, ms: result.durationMs };
+  return result.status === 'delivered'
+    ? t('测试成功：{answer}，用时 {ms} 毫秒', values)
+    : t('测试失败：{answer}，用时 {ms} 毫秒', values);
 }
 
 function EnabledSwitch({ webhook }: { webhook: Webhook }) {
-  const edit = useEditWebhook((saved) => showSuccessMessage(saved.enabled ? '已启用' : '已停用'));
+  const edit = useEditWebhook((saved) => showSuccessMessage(saved.enabled ? t('已启用') : t('已停用')));
   return (
     <Switch
       checked={webhook.enabled}
       loading={edit.isPending}
-      checkedChildren="启用"
-      unCheckedChildren="停用"
-      aria-label={`${webhook.enabled ? '停用' : '启用'} ${webhook.url}`}
+      checkedChildren={t('启用')}
+      unCheckedChildren={t('停用')}
+      aria-label={
+        webhook.enabled ? t('停用 {url}', { url: webhook.url }) : t('启用 {url}', { url: webhook.url })
+      }
       onChange={(enabled) => edit.mutate({ id: webhook.id, enabled })}
     />
   );
@@ -41,7 +47,7 @@ function RowActions({
   onTested: (result: WebhookTestResult) => void;
 }) {
   const test = useTestWebhook(onTested);
-  const remove = useDeleteWebhook(() => showSuccessMessage('已删除 Webhook'));
+  const remove = useDeleteWebhook(() => showSuccessMessage(t('已删除 Webhook')));
   return (
     <Space wrap size={4}>
       <Button
@@ -50,24 +56,24 @@ function RowActions({
         loading={test.isPending}
         onClick={() => test.mutate(webhook.id)}
       >
-        测试
+        {t('测试')}
       </Button>
       <Button size="small" icon={<HistoryOutlined />} onClick={onLog}>
-        记录
+        {t('记录')}
       </Button>
       <Button size="small" icon={<EditOutlined />} onClick={onEdit}>
-        编辑
+        {t('编辑')}
       </Button>
       <Popconfirm
-        title="删除这个 Webhook？"
-        description="删除后不再推送，投递记录一并删除。"
-        okText="删除"
-        cancelText="取消"
+        title={t('删除这个 Webhook？')}
+        description={t('删除后不再推送，投递记录一并删除。')}
+        okText={t('删除')}
+        cancelText={t('取消')}
         okButtonProps={{ danger: true, loading: remove.isPending }}
         onConfirm={() => remove.mutate(webhook.id)}
       >
         <Button size="small" danger icon={<DeleteOutlined />}>
-          删除
+          {t('删除')}
         </Button>
       </Popconfirm>
     </Space>
@@ -79,8 +85,8 @@ function SecretDialog({ webhook, onClose }: { webhook: CreatedWebhook; onClose: 
   return (
     <Modal
       open
-      title="Webhook 已添加"
-      okText="我已保存"
+      title={t('Webhook 已添加')}
+      okText={t('我已保存')}
       onOk={onClose}
       onCancel={onClose}
       cancelButtonProps={{ hidden: true }}
@@ -89,14 +95,14 @@ function SecretDialog({ webhook, onClose }: { webhook: CreatedWebhook; onClose: 
         type="warning"
         showIcon
         style={{ marginBottom: 16 }}
-        title="请立即复制并妥善保存签名密钥"
-        description="密钥只显示这一次，用它校验推送的 X-Youju-Signature；丢失后请删除并重新添加。"
+        title={t('请立即复制并妥善保存签名密钥')}
+        description={t('密钥只显示这一次，用它校验推送的 X-Youju-Signature；丢失后请删除并重新添加。')}
       />
       <Typography.Paragraph>
         <Typography.Text
           code
           className="webhook-secret"
-          copyable={{ text: webhook.secret, tooltips: ['复制密钥', '已复制'] }}
+          copyable={{ text: webhook.secret, tooltips: [t('复制密钥'), t('已复制')] }}
         >
           {webhook.secret}
         </Typography.Text>
@@ -116,7 +122,7 @@ export function WebhooksCard() {
 
   return (
     <Card
-      title="Webhook 推送"
+      title={t('Webhook 推送')}
       style={{ marginTop: 16 }}
       extra={
         <Button
@@ -125,12 +131,12 @@ export function WebhooksCard() {
           onClick={() => setAdding(true)}
           disabled={(webhooks.data?.length ?? 0) >= 10}
         >
-          添加 Webhook
+          {t('添加 Webhook')}
         </Button>
       }
     >
       <Typography.Paragraph type="secondary">
-        新邮件到达时，把发件人、主题、验证码和正文（前 4 KB）推送到你的程序，最多 10 个。
+        {t('新邮件到达时，把发件人、主题、验证码和正文（前 4 KB）推送到你的程序，最多 10 个。')}
       </Typography.Paragraph>
       <Table<Webhook>
         rowKey="id"
@@ -138,11 +144,11 @@ export function WebhooksCard() {
         loading={webhooks.isPending}
         dataSource={webhooks.data ?? []}
         pagination={false}
-        locale={{ emptyText: '还没有 Webhook' }}
+        locale={{ emptyText: t('还没有 Webhook') }}
         scroll={{ x: 720 }}
         columns={[
           {
-            title: '回调地址',
+            title: t('回调地址'),
             dataIndex: 'url',
             render: (url: string, webhook) => (
               <>
@@ -154,7 +160,7 @@ export function WebhooksCard() {
                   {url}
                 </Typography.Text>
                 <div>
-                  <Tag>{webhook.address ?? '全部邮箱'}</Tag>
+                  <Tag>{webhook.address ?? t('全部邮箱')}</Tag>
                 </div>
                 {tests[webhook.id] ? (
                   <Typography.Text
@@ -168,20 +174,20 @@ export function WebhooksCard() {
             ),
           },
           {
-            title: '状态',
+            title: t('状态'),
             dataIndex: 'enabled',
             width: 90,
             render: (_enabled: boolean, webhook) => <EnabledSwitch webhook={webhook} />,
           },
           {
-            title: '最近投递',
+            title: t('最近投递'),
             dataIndex: 'lastStatus',
             width: 150,
             render: (last: Webhook['lastStatus']) =>
               last ? (
                 <>
                   <Tag color={last.status === 'delivered' ? 'success' : 'error'}>
-                    {last.status === 'delivered' ? '成功' : '失败'}
+                    {last.status === 'delivered' ? t('成功') : t('失败')}
                     {last.responseCode !== null ? ` ${last.responseCode}` : ''}
                   </Tag>
                   <div>
@@ -191,11 +197,11 @@ export function WebhooksCard() {
                   </div>
                 </>
               ) : (
-                <Typography.Text type="secondary">尚未投递</Typography.Text>
+                <Typography.Text type="secondary">{t('尚未投递')}</Typography.Text>
               ),
           },
           {
-            title: '操作',
+            title: t('操作'),
             key: 'actions',
             width: 200,
             render: (_value, webhook) => (
@@ -210,7 +216,7 @@ export function WebhooksCard() {
         ]}
       />
       <Typography.Title level={5} style={{ marginTop: 24 }}>
-        校验签名
+        {t('校验签名')}
       </Typography.Title>
       <SignatureExamples />
       {adding ? <WebhookFormDialog onClose={() => setAdding(false)} onCreated={setCreated} /> : null}
