@@ -25,7 +25,7 @@ export function CardCreateDialog({ open, onClose }: { open: boolean; onClose: ()
   const domainsQuery = useDomains(open);
   const createMutation = useCreateCards((data) => {
     setCreated(data);
-    showSuccessMessage(t('已生成 {length} 个卡密', { length: data.codes.length }));
+    showSuccessMessage(t('已生成 {count} 个卡密', { count: data.codes.length }));
   });
   const exportMutation = useExportCardBatch();
 
@@ -83,9 +83,9 @@ export function CardCreateDialog({ open, onClose }: { open: boolean; onClose: ()
           <Alert
             type="success"
             showIcon
-            title={t('本批 {length} 个卡密，批次号 {value1}', {
-              length: created.codes.length,
-              value1: created.batchId ?? '',
+            title={t('本批 {count} 个卡密，批次号 {batch}', {
+              count: created.codes.length,
+              batch: created.batchId ?? '',
             })}
           />
           <Input.TextArea

@@ -17,11 +17,12 @@ import { useCardBatches } from '../api/get-card-batches';
 import { useCards } from '../api/get-cards';
 import { CardCreateDialog } from './card-create-dialog';
 
-const statusTags: Record<CardStatus, { color: string; label: string }> = {
+// A function, not a constant: the labels are read in the interface's language at render.
+const statusTags = (): Record<CardStatus, { color: string; label: string }> => ({
   unused: { color: 'success', label: t('未使用') },
   used: { color: 'default', label: t('已使用') },
   disabled: { color: 'warning', label: t('已停用') },
-};
+});
 
 function quotaText(bytes: number): string {
   return bytes > 0 ? formatBytes(bytes, 'wholeMegabytes') : t('默认');
@@ -42,7 +43,7 @@ export function CardTable() {
     ),
   );
   const deleteMutation = useDeleteCards((result) => {
-    showSuccessMessage(t('已删除 {deleted} 个卡密', { deleted: result.deleted }));
+    showSuccessMessage(t('已删除 {count} 个卡密', { count: result.deleted }));
     setSelected([]);
   });
   const exportMutation = useExportCardBatch();
@@ -61,7 +62,7 @@ export function CardTable() {
     {
       title: t('状态'),
       dataIndex: 'status',
-      render: (value: CardStatus) => <Tag color={statusTags[value].color}>{statusTags[value].label}</Tag>,
+      render: (value: CardStatus) => <Tag color={statusTags()[value].color}>{statusTags()[value].label}</Tag>,
     },
     { title: t('域名'), dataIndex: 'domainName', render: (name: string | null) => name ?? t('任一开放域名') },
     { title: t('有效天数'), dataIndex: 'validDays', render: (days: number) => t('{days} 天', { days }) },
@@ -136,12 +137,12 @@ export function CardTable() {
 
   const batchOptions = (batchesQuery.data ?? []).map((batch) => ({
     value: batch.batchId,
-    label: t('{value0} · {count} 个（未用 {unused}）{value3}', {
-      value0: formatTime(batch.createdAt),
-      count: batch.count,
-      unused: batch.unused,
-      value3: batch.note ? ` · ${batch.note}` : '',
-    }),
+    label:
+      t('{time} · {count} 个（未用 {unused}）', {
+        time: formatTime(batch.createdAt),
+        count: batch.count,
+        unused: batch.unused,
+      }) + (batch.note ? ` · ${batch.note}` : ''),
   }));
 
   return (
@@ -209,7 +210,7 @@ export function CardTable() {
                   .filter((card) => selected.includes(card.id))
                   .map((card) => card.code);
                 copyText(codes.join('\n')).then(
-                  () => showSuccessMessage(t('已复制 {length} 个卡密', { length: codes.length })),
+                  () => showSuccessMessage(t('已复制 {count} 个卡密', { count: codes.length })),
                   () => showErrorMessage(t('复制失败，请手动选择文本复制')),
                 );
               }}
@@ -217,7 +218,7 @@ export function CardTable() {
               {t('复制选中')}
             </Button>
             <Popconfirm
-              title={t('删除选中的 {length} 个卡密？', { length: selected.length })}
+              title={t('删除选中的 {count} 个卡密？', { count: selected.length })}
               okText={t('删除')}
               cancelText={t('取消')}
               okButtonProps={{ danger: true }}

@@ -34,12 +34,13 @@ import { DraftList } from './draft-list';
 import { fetchForwardedFiles, forwardableAttachments } from './forward-attachments';
 import { hasContent, RichTextEditor } from './rich-text-editor';
 
-const TITLES: Record<ComposeMode, string> = {
+/** The drawer's title for each mode (a function: read in the interface's language at render). */
+const titles = (): Record<ComposeMode, string> => ({
   new: t('写邮件'),
   reply: t('回复'),
   replyAll: t('回复全部'),
   forward: t('转发'),
-};
+});
 /** The server's default (settings.maxMessageBytes) when getVar has not said otherwise. */
 const DEFAULT_MAX_BYTES = 25 * 1024 * 1024;
 /** What sendEmail and saveDraft take (the contract's `attachments` maxItems). */
@@ -87,7 +88,7 @@ function addressRule(label: string) {
     validator: async (_rule: unknown, value: string[] | undefined) => {
       const bad = (value ?? []).filter((address) => !isEmailAddress(address));
       if (bad.length > 0)
-        throw new Error(t('{label}中的地址格式不正确：{value1}', { label, value1: bad.join('、') }));
+        throw new Error(t('{label}中的地址格式不正确：{addresses}', { label, addresses: bad.join(t('、')) }));
     },
   };
 }
@@ -303,7 +304,7 @@ function ComposeForm({
       addFailed(
         file.name,
         file.size,
-        t('文件太大：超过单个附件上限 {value0}，未上传', { value0: formatBytes(maxBytes, 'upload') }),
+        t('文件太大：超过单个附件上限 {max}，未上传', { max: formatBytes(maxBytes, 'upload') }),
       );
       return;
     }
@@ -312,7 +313,7 @@ function ComposeForm({
       addFailed(
         file.name,
         file.size,
-        t('附件太多：一封邮件最多 {MAX_ATTACHMENTS} 个附件，未上传', { MAX_ATTACHMENTS }),
+        t('附件太多：一封邮件最多 {count} 个附件，未上传', { count: MAX_ATTACHMENTS }),
       );
       return;
     }
@@ -378,9 +379,9 @@ function ComposeForm({
     }
     if (tooLarge) {
       setError(
-        t('邮件过大：附件编码后约 {value0}，超过上限 {value1}，请删除部分附件', {
-          value0: formatBytes(estimated, 'upload'),
-          value1: formatBytes(maxBytes, 'upload'),
+        t('邮件过大：附件编码后约 {size}，超过上限 {max}，请删除部分附件', {
+          size: formatBytes(estimated, 'upload'),
+          max: formatBytes(maxBytes, 'upload'),
         }),
       );
       return;
@@ -414,7 +415,7 @@ function ComposeForm({
     saveState.kind === 'saving'
       ? t('正在保存草稿…')
       : saveState.kind === 'saved'
-        ? t('草稿已保存 {value0}', { value0: dayjs(saveState.at).format('HH:mm') })
+        ? t('草稿已保存 {time}', { time: dayjs(saveState.at).format('HH:mm') })
         : saveState.kind === 'failed'
           ? t('草稿保存失败：{message}', { message: saveState.message })
           : '';
@@ -424,7 +425,8 @@ function ComposeForm({
       mode="tags"
       open={false}
       suffixIcon={null}
-      tokenSeparators={[',', t('，'), ';', t('；'), ' ']}
+      // i18n-exempt: the full-width comma and semicolon separate addresses typed in any language
+      tokenSeparators={[',', '，', ';', '；', ' ']}
       placeholder={t('输入{label}地址，回车或逗号分隔', { label })}
       aria-label={label}
     />
@@ -462,7 +464,7 @@ function ComposeForm({
             options={addresses.map((address) => ({ value: address }))}
             placeholder={
               domains.length > 0
-                ? t('选择地址，或输入 名称@{value0}', { value0: domains[0] })
+                ? t('选择地址，或输入 名称@{domain}', { domain: domains[0] ?? '' })
                 : t('选择发件地址')
             }
             aria-label={t('发件人')}
@@ -538,8 +540,10 @@ function ComposeForm({
           <Typography.Text>{t('点击选择或把文件拖到这里添加附件')}</Typography.Text>
           <br />
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {t('单个附件和整封邮件都不能超过')} {formatBytes(maxBytes, 'upload')}
-            {t('，最多')} {MAX_ATTACHMENTS} {t('个；附件经 Base64 编码后约增大三分之一。')}
+            {t('单个附件和整封邮件都不能超过 {max}，最多 {count} 个；附件经 Base64 编码后约增大三分之一。', {
+              max: formatBytes(maxBytes, 'upload'),
+              count: MAX_ATTACHMENTS,
+            })}
           </Typography.Text>
         </Upload.Dragger>
         {preparing && <Alert type="info" showIcon message={t('正在添加原邮件的附件…')} />}
@@ -550,9 +554,11 @@ function ComposeForm({
             dataSource={attachments}
             footer={
               <Typography.Text type={tooLarge ? 'danger' : 'secondary'}>
-                {t('附件共')} {formatBytes(totalBytes, 'upload')}
-                {t('，编码后约')} {formatBytes(encodedSize(totalBytes), 'upload')}
-                {tooLarge ? t('，超过上限 {value0}', { value0: formatBytes(maxBytes, 'upload') }) : ''}
+                {t('附件共 {total}，编码后约 {encoded}', {
+                  total: formatBytes(totalBytes, 'upload'),
+                  encoded: formatBytes(encodedSize(totalBytes), 'upload'),
+                })}
+                {tooLarge ? t('，超过上限 {max}', { max: formatBytes(maxBytes, 'upload') }) : ''}
               </Typography.Text>
             }
             renderItem={(entry) => (
@@ -571,10 +577,7 @@ function ComposeForm({
               >
                 <Space direction="vertical" size={0} style={{ width: '100%' }}>
                   <Typography.Text>
-                    {entry.name}
-                    {t('（')}
-                    {formatBytes(entry.size, 'upload')}
-                    {t('）')}
+                    {t('{name}（{size}）', { name: entry.name, size: formatBytes(entry.size, 'upload') })}
                   </Typography.Text>
                   {entry.status === 'error' ? (
                     <Typography.Text type="danger">{entry.error}</Typography.Text>
@@ -696,7 +699,7 @@ export function ComposeDrawer({
     <Drawer
       open={open}
       onClose={() => void close()}
-      title={draft ? t('编辑草稿') : TITLES[mode]}
+      title={draft ? t('编辑草稿') : titles()[mode]}
       // The whole width of a phone, 760 px on anything wider.
       size="min(760px, 100vw)"
       destroyOnHidden

@@ -91,10 +91,10 @@ export function prefill(
   if (mode === 'forward') {
     const header = [
       t('---------- 转发的邮件 ----------'),
-      t('发件人：{value0}', { value0: escapeHtml(personText(original.from)) }),
-      t('日期：{value0}', { value0: escapeHtml(formatDate(original.receivedAt)) }),
-      t('主题：{value0}', { value0: escapeHtml(original.subject) }),
-      t('收件人：{value0}', { value0: escapeHtml(original.to.map(personText).join(', ')) }),
+      t('发件人：{from}', { from: escapeHtml(personText(original.from)) }),
+      t('日期：{date}', { date: escapeHtml(formatDate(original.receivedAt)) }),
+      t('主题：{subject}', { subject: escapeHtml(original.subject) }),
+      t('收件人：{to}', { to: escapeHtml(original.to.map(personText).join(', ')) }),
     ].join('<br>');
     return {
       ...empty,
@@ -111,9 +111,9 @@ export function prefill(
           (address) => notMine(address) && !to.includes(address),
         )
       : [];
-  const quoteHead = t('{value0}，{value1} 写道：', {
-    value0: escapeHtml(formatDate(original.receivedAt)),
-    value1: escapeHtml(personText(original.from)),
+  const quoteHead = t('{date}，{from} 写道：', {
+    date: escapeHtml(formatDate(original.receivedAt)),
+    from: escapeHtml(personText(original.from)),
   });
   return {
     from,

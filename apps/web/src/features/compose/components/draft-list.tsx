@@ -28,7 +28,7 @@ export function DraftList({
   return (
     <Card
       size="small"
-      title={t('草稿（{length}）', { length: items.length })}
+      title={t('草稿（{count}）', { count: items.length })}
       style={{ marginBottom: 16 }}
       data-testid="compose-drafts"
       styles={{ body: { padding: 0, maxHeight: 220, overflowY: 'auto' } }}
@@ -75,8 +75,12 @@ export function DraftList({
                   {subject}
                 </Typography.Text>
                 <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
-                  {item.to.length > 0 ? t('致 {value0}', { value0: item.to.join('、') }) : t('未填收件人')} ·{' '}
-                  {formatTime(item.savedAt)} {t('保存')}
+                  {item.to.length > 0
+                    ? t('致 {recipients} · {time} 保存', {
+                        recipients: item.to.join(t('、')),
+                        time: formatTime(item.savedAt),
+                      })
+                    : t('未填收件人 · {time} 保存', { time: formatTime(item.savedAt) })}
                 </Typography.Text>
               </Space>
             </List.Item>

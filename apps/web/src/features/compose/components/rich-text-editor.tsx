@@ -16,7 +16,8 @@ interface Command {
   icon: ReactNode;
 }
 
-const COMMANDS: Command[] = [
+/** The toolbar's commands (a function: their labels are read in the interface's language at render). */
+const commands = (): Command[] => [
   { command: 'bold', label: t('加粗'), icon: <BoldOutlined /> },
   { command: 'italic', label: t('斜体'), icon: <ItalicOutlined /> },
   { command: 'underline', label: t('下划线'), icon: <UnderlineOutlined /> },
@@ -67,7 +68,7 @@ export function RichTextEditor({
   return (
     <div className="compose-editor" style={{ border: '1px solid #d9d9d9', borderRadius: 6 }}>
       <Space size={2} style={{ padding: 4, borderBottom: '1px solid #f0f0f0', width: '100%' }} wrap>
-        {COMMANDS.map((item) => (
+        {commands().map((item) => (
           <Tooltip key={item.command} title={item.label}>
             <Button
               type="text"

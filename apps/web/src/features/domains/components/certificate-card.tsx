@@ -7,20 +7,20 @@ import { showSuccessMessage } from '../../../lib/feedback';
 import { t } from '../../../lib/i18n';
 import { useCertificates, useReloadCertificates, useRenewCertificates } from '../api/certificates';
 
-const statusLabels: Record<string, { text: string; color: string }> = {
+const statusLabels = (): Record<string, { text: string; color: string }> => ({
   ok: { text: t('使用中'), color: 'success' },
   expired: { text: t('已过期'), color: 'error' },
   mismatch: { text: t('私钥不匹配'), color: 'error' },
   invalid: { text: t('无法读取'), color: 'error' },
   missing: { text: t('尚未签发'), color: 'warning' },
-};
+});
 
-const acmeStateLabels: Record<AcmeStatus['state'], { text: string; color: string }> = {
+const acmeStateLabels = (): Record<AcmeStatus['state'], { text: string; color: string }> => ({
   valid: { text: t('有效'), color: 'success' },
   renewing: { text: t('续期中'), color: 'processing' },
   failed: { text: t('签发失败'), color: 'error' },
   pending: { text: t('等待签发'), color: 'warning' },
-};
+});
 
 function daysLeft(notAfter: string): string {
   const days = dayjs(notAfter).diff(dayjs(), 'day');
@@ -29,7 +29,7 @@ function daysLeft(notAfter: string): string {
 
 /** One certificate: where it comes from, who issued it, until when, and for ACME what happens next. */
 function CertificateDetails({ certificate }: { certificate: Certificate }) {
-  const status = statusLabels[certificate.status ?? 'ok'] ?? { text: t('未知'), color: 'default' };
+  const status = statusLabels()[certificate.status ?? 'ok'] ?? { text: t('未知'), color: 'default' };
   const acme = certificate.acme;
   const items = [
     { key: 'hostnames', label: t('主机名'), children: certificate.hostnames.join(t('、')) || '—' },
@@ -58,7 +58,7 @@ function CertificateDetails({ certificate }: { certificate: Certificate }) {
     items.push({ key: 'detail', label: t('说明'), children: certificate.detail });
   }
   if (acme) {
-    const state = acmeStateLabels[acme.state];
+    const state = acmeStateLabels()[acme.state];
     items.push(
       {
         key: 'acme-state',
@@ -126,7 +126,7 @@ export function CertificateCard() {
   const certificates = certificatesQuery.data?.certificates ?? [];
   const reload = useReloadCertificates((data) =>
     showSuccessMessage(
-      t('已重新加载 {length} 个证书，新连接将使用新证书', { length: data.certificates.length }),
+      t('已重新加载 {count} 个证书，新连接将使用新证书', { count: data.certificates.length }),
     ),
   );
   const renew = useRenewCertificates(() => showSuccessMessage(t('已开始向 CA 申请证书，完成后此处自动更新')));

@@ -25,7 +25,7 @@ interface DnsProviderDialogProps {
   onClose: () => void;
 }
 
-const kindOptions: Array<{ value: DnsProviderKind; label: string }> = [
+const kindOptions = (): Array<{ value: DnsProviderKind; label: string }> => [
   { value: 'rfc2136', label: t('RFC 2136 动态更新（BIND 等）') },
   { value: 'alidns', label: t('阿里云 DNS') },
   { value: 'dnspod', label: t('DNSPod（腾讯云）') },
@@ -33,10 +33,10 @@ const kindOptions: Array<{ value: DnsProviderKind; label: string }> = [
 ];
 
 /** What each kind asks for: the key ID's and the secret's labels, and where to get them. */
-const apiFields: Record<
+const apiFields = (): Record<
   Exclude<DnsProviderKind, 'rfc2136'>,
   { intro: string; idLabel?: string; idPlaceholder?: string; secretLabel: string }
-> = {
+> => ({
   alidns: {
     intro: t(
       '在阿里云控制台“AccessKey 管理”中创建 AccessKey（建议用只授予 AliyunDNSFullAccess 权限的 RAM 用户），域名须已添加到云解析 DNS。',
@@ -59,7 +59,7 @@ const apiFields: Record<
     ),
     secretLabel: t('API 令牌（API Token）'),
   },
-};
+});
 
 /**
  * The DNS provider of a domain: RFC 2136 (name server, zone, TSIG key) or the API of Alibaba Cloud
@@ -101,7 +101,7 @@ export function DnsProviderDialog({ domain, onClose }: DnsProviderDialogProps) {
     save.mutate(body);
   };
 
-  const api = kind === 'rfc2136' ? null : apiFields[kind];
+  const api = kind === 'rfc2136' ? null : apiFields()[kind];
 
   return (
     <Modal
@@ -147,7 +147,7 @@ export function DnsProviderDialog({ domain, onClose }: DnsProviderDialogProps) {
           }}
         >
           <Form.Item name="kind" label={t('服务商')}>
-            <Select options={kindOptions} />
+            <Select options={kindOptions()} />
           </Form.Item>
           {api ? (
             <Alert
@@ -155,7 +155,7 @@ export function DnsProviderDialog({ domain, onClose }: DnsProviderDialogProps) {
               type="info"
               showIcon
               title={t('通过 {label} 的 API 写入记录', {
-                label: kindOptions.find((option) => option.value === kind)?.label,
+                label: kindOptions().find((option) => option.value === kind)?.label ?? '',
               })}
               description={api.intro}
             />
@@ -213,7 +213,7 @@ export function DnsProviderDialog({ domain, onClose }: DnsProviderDialogProps) {
                 {
                   required: true,
                   whitespace: true,
-                  message: t('请填写 {idLabel}', { idLabel: api.idLabel }),
+                  message: t('请填写 {label}', { label: api.idLabel ?? '' }),
                 },
               ]}
             >
@@ -230,13 +230,13 @@ export function DnsProviderDialog({ domain, onClose }: DnsProviderDialogProps) {
                     {
                       required: true,
                       whitespace: true,
-                      message: t('请填写{value0}', { value0: api ? api.secretLabel : ' TSIG 密钥' }),
+                      message: api ? t('请填写{label}', { label: api.secretLabel }) : t('请填写 TSIG 密钥'),
                     },
                   ]
             }
             extra={
               hasStoredSecret
-                ? t('已保存的密钥：{secretMasked}（留空则不修改）', { secretMasked: provider?.secretMasked })
+                ? t('已保存的密钥：{secret}（留空则不修改）', { secret: provider?.secretMasked ?? '' })
                 : t('密钥只会保存在服务器上，不会再次显示')
             }
           >

@@ -19,7 +19,7 @@ export function DnsRecordTable({ domain, records, loading }: DnsRecordTableProps
       title: t('用途'),
       key: 'kind',
       width: 130,
-      render: (_value, record) => recordPurpose[record.kind ?? ''] ?? record.kind ?? record.type,
+      render: (_value, record) => recordPurpose()[record.kind ?? ''] ?? record.kind ?? record.type,
     },
     { title: t('类型'), dataIndex: 'type', width: 70 },
     {

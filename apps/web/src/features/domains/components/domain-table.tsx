@@ -39,7 +39,7 @@ export function DomainTable() {
   const writeRecords = (domain: Domain) =>
     setDns.mutateAsync(domain.id).then((result) => {
       showSuccessMessage(
-        t('已写入 {length} 条记录，可稍后点击“检查 DNS”确认', { length: result.records.length }),
+        t('已写入 {count} 条记录，可稍后点击“检查 DNS”确认', { count: result.records.length }),
       );
       setDialog({ kind: 'written', domain, result });
     });

@@ -27,8 +27,8 @@ export function BatchDialog({ kind, ids, onClose, onDone }: BatchDialogProps) {
       open={kind !== null}
       title={
         extend
-          ? t('为 {length} 个邮箱延长有效期', { length: ids.length })
-          : t('为 {length} 个邮箱设置容量', { length: ids.length })
+          ? t('为 {count} 个邮箱延长有效期', { count: ids.length })
+          : t('为 {count} 个邮箱设置容量', { count: ids.length })
       }
       okText={t('确定')}
       cancelText={t('取消')}

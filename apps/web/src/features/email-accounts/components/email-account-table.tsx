@@ -33,14 +33,14 @@ type DialogState = { kind: 'none' } | { kind: 'form'; account: EmailAccount | nu
 type StatusFilter = 'all' | 'enabled' | 'disabled';
 type ExpiryFilter = 'all' | 'valid' | 'expired';
 
-const sourceLabels: Record<string, string> = {
+const sourceLabels = (): Record<string, string> => ({
   manual: t('手动创建'),
   import: t('批量导入'),
   card: t('卡密兑换'),
   order: t('商店购买'),
   register: t('自助注册'),
   temporary: t('临时邮箱'),
-};
+});
 
 function isExpired(account: EmailAccount): boolean {
   return account.expiresAt !== null && Date.parse(account.expiresAt) <= Date.now();
@@ -138,7 +138,7 @@ export function EmailAccountTable({ clientSettingsHref, forwardHref }: EmailAcco
     {
       title: t('来源'),
       dataIndex: 'source',
-      render: (source: string) => sourceLabels[source] ?? t('其他'),
+      render: (source: string) => sourceLabels()[source] ?? t('其他'),
     },
     { title: t('创建时间'), dataIndex: 'createdAt', render: renderTime() },
     {
@@ -248,7 +248,7 @@ export function EmailAccountTable({ clientSettingsHref, forwardHref }: EmailAcco
       {selected.length > 0 && (
         <Space wrap style={{ marginBottom: 16 }} data-testid="batch-actions">
           <Typography.Text>
-            {t('已选')} {selected.length} {t('个：')}
+            {t('已选 {count} 个：', { count: selected.length })}
           </Typography.Text>
           <Button
             loading={batchMutation.isPending && batchMutation.variables?.enabled === true}
@@ -265,7 +265,7 @@ export function EmailAccountTable({ clientSettingsHref, forwardHref }: EmailAcco
           <Button onClick={() => setBatchKind('extend')}>{t('延长有效期')}</Button>
           <Button onClick={() => setBatchKind('quota')}>{t('设置容量')}</Button>
           <Popconfirm
-            title={t('删除选中的 {length} 个邮箱？', { length: selected.length })}
+            title={t('删除选中的 {count} 个邮箱？', { count: selected.length })}
             description={t('这些邮箱中的全部邮件会一并删除，此操作不可撤销。')}
             okText={t('删除')}
             cancelText={t('取消')}

@@ -7,12 +7,12 @@ import { t } from '../../../lib/i18n';
 import { readFileText } from '../../../lib/read-file-text';
 import { useImportEmailAccounts } from '../api/import-email-accounts';
 
-const TEMPLATE = t(
-  '邮箱地址,密码,容量(MB),过期时间,备注,状态\r\nuser1@example.com,password1,1024,2026-12-31,示例,启用\r\n',
-);
+/** The sample CSV, in the interface's language (the server reads Chinese and English headers and states). */
+const template = () =>
+  t('邮箱地址,密码,容量(MB),过期时间,备注,状态\r\nuser1@example.com,password1,1024,2026-12-31,示例,启用\r\n');
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
-const columns: TableProps<ImportRowResult>['columns'] = [
+const columns = (): TableProps<ImportRowResult>['columns'] => [
   { title: t('行号'), dataIndex: 'line', width: 70 },
   { title: t('邮箱地址'), dataIndex: 'address', render: (address: string) => address || t('（空）') },
   {
@@ -26,7 +26,7 @@ const columns: TableProps<ImportRowResult>['columns'] = [
 ];
 
 function downloadTemplate() {
-  const blob = new Blob([`\uFEFF${TEMPLATE}`], { type: 'text/csv;charset=utf-8' });
+  const blob = new Blob([`\uFEFF${template()}`], { type: 'text/csv;charset=utf-8' });
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
@@ -95,7 +95,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
             <Table<ImportRowResult>
               rowKey="line"
               size="small"
-              columns={columns}
+              columns={columns()}
               dataSource={result.rows}
               pagination={{ pageSize: 10, showTotal: (total) => t('共 {total} 行', { total }) }}
             />

@@ -7,11 +7,11 @@ import { t } from '../../../lib/i18n';
 import { downloadMobileConfig } from '../api/download-mobileconfig';
 import { useClientSettings } from '../api/get-client-settings';
 
-const protocolNames: Record<ClientServer['protocol'], string> = {
+const protocolNames = (): Record<ClientServer['protocol'], string> => ({
   imap: t('IMAP（收信）'),
   pop3: t('POP3（收信）'),
   smtp: t('SMTP（发信）'),
-};
+});
 
 const securityNames: Record<ClientServer['security'], string> = {
   SSL: 'SSL/TLS',
@@ -30,7 +30,7 @@ function ServerCard({ server }: { server: ClientServer }) {
   return (
     <Card
       size="small"
-      title={protocolNames[server.protocol]}
+      title={protocolNames()[server.protocol]}
       data-testid={`server-${server.protocol}-${server.port}`}
     >
       <Descriptions column={1} size="small">
