@@ -247,9 +247,7 @@ export function EmailAccountTable({ clientSettingsHref, forwardHref }: EmailAcco
       </Space>
       {selected.length > 0 && (
         <Space wrap style={{ marginBottom: 16 }} data-testid="batch-actions">
-          <Typography.Text>
-            {t('已选 {count} 个：', { count: selected.length })}
-          </Typography.Text>
+          <Typography.Text>{t('已选 {count} 个：', { count: selected.length })}</Typography.Text>
           <Button
             loading={batchMutation.isPending && batchMutation.variables?.enabled === true}
             onClick={() => batchMutation.mutate({ ids: selected, enabled: true })}
