@@ -10,7 +10,7 @@ export function forwardableAttachments(original: MailDetail | undefined): Origin
 
 /**
  * Fetches the original's attachments one by one, in their order, handing each on as a named file
- * (to be uploaded like a picked one). A failure is reported in Chinese and the rest still come.
+ * (to be uploaded like a picked one). A failure is reported in the interface's language and the rest still come.
  */
 export async function fetchForwardedFiles(
   attachments: OriginalAttachment[],

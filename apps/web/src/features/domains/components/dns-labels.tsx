@@ -2,7 +2,10 @@ import type { DnsCheckStatus, Domain } from '@youju/contract';
 import { Tag } from 'antd';
 import { t } from '../../../lib/i18n';
 
-/** Chinese names and colours of a domain's overall DNS state (getDomains' dnsStatus). */
+/**
+ * Names and colours of a domain's overall DNS state (getDomains' dnsStatus). These tables are
+ * functions so that their words are read in the interface's language at render.
+ */
 const domainStatus = (): Record<Domain['dnsStatus'], { text: string; color: string }> => ({
   unchecked: { text: t('未检查'), color: 'default' },
   ok: { text: t('全部正确'), color: 'success' },
