@@ -65,7 +65,12 @@ export function CardTable() {
       render: (value: CardStatus) => <Tag color={statusTags()[value].color}>{statusTags()[value].label}</Tag>,
     },
     { title: t('域名'), dataIndex: 'domainName', render: (name: string | null) => name ?? t('任一开放域名') },
-    { title: t('有效天数'), dataIndex: 'validDays', render: (days: number) => t('{days} 天', { days }) },
+    {
+      title: t('有效天数'),
+      dataIndex: 'validDays',
+      // Two keys: English says "1 day" but "30 days".
+      render: (days: number) => (days === 1 ? t('1 天') : t('{days} 天', { days })),
+    },
     { title: t('容量'), dataIndex: 'quotaBytes', render: quotaText },
     {
       title: t('使用情况'),
