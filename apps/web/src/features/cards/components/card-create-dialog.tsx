@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useDomains } from '../../../api/get-domains';
 import { copyText } from '../../../lib/clipboard';
 import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useCreateCards } from '../api/create-cards';
 import { useExportCardBatch } from '../api/export-card-batch';
 
@@ -24,7 +25,7 @@ export function CardCreateDialog({ open, onClose }: { open: boolean; onClose: ()
   const domainsQuery = useDomains(open);
   const createMutation = useCreateCards((data) => {
     setCreated(data);
-    showSuccessMessage(`已生成 ${data.codes.length} 个卡密`);
+    showSuccessMessage(t('已生成 {count} 个卡密', { count: data.codes.length }));
   });
   const exportMutation = useExportCardBatch();
 
@@ -43,12 +44,12 @@ export function CardCreateDialog({ open, onClose }: { open: boolean; onClose: ()
     if (!created?.batchId) return;
     exportMutation.mutate(
       { batchId: created.batchId, format },
-      { onSuccess: (name) => showSuccessMessage(`已导出 ${name}`) },
+      { onSuccess: (name) => showSuccessMessage(t('已导出 {name}', { name })) },
     );
   };
 
   const domainOptions = [
-    { value: ANY_DOMAIN, label: '任一开放注册的域名（兑换时选择）' },
+    { value: ANY_DOMAIN, label: t('任一开放注册的域名（兑换时选择）') },
     ...(domainsQuery.data ?? []).map((domain) => ({
       value: domain.id,
       label: domain.displayName ?? domain.name,
@@ -58,20 +59,20 @@ export function CardCreateDialog({ open, onClose }: { open: boolean; onClose: ()
   return (
     <Modal
       open={open}
-      title={created ? '卡密已生成' : '生成卡密'}
+      title={created ? t('卡密已生成') : t('生成卡密')}
       onCancel={onClose}
       destroyOnHidden
       width={620}
       footer={
         created ? (
           <Button type="primary" onClick={onClose}>
-            完成
+            {t('完成')}
           </Button>
         ) : (
           <Space>
-            <Button onClick={onClose}>取消</Button>
+            <Button onClick={onClose}>{t('取消')}</Button>
             <Button type="primary" loading={createMutation.isPending} onClick={() => form.submit()}>
-              生成
+              {t('生成')}
             </Button>
           </Space>
         )
@@ -82,10 +83,13 @@ export function CardCreateDialog({ open, onClose }: { open: boolean; onClose: ()
           <Alert
             type="success"
             showIcon
-            title={`本批 ${created.codes.length} 个卡密，批次号 ${created.batchId ?? ''}`}
+            title={t('本批 {count} 个卡密，批次号 {batch}', {
+              count: created.codes.length,
+              batch: created.batchId ?? '',
+            })}
           />
           <Input.TextArea
-            aria-label="生成的卡密"
+            aria-label={t('生成的卡密')}
             value={created.codes.join('\n')}
             readOnly
             autoSize={{ minRows: 4, maxRows: 12 }}
@@ -94,18 +98,18 @@ export function CardCreateDialog({ open, onClose }: { open: boolean; onClose: ()
             <Button
               onClick={() =>
                 copyText(created.codes.join('\n')).then(
-                  () => showSuccessMessage('已复制全部卡密'),
-                  () => showErrorMessage('复制失败，请手动选择文本复制'),
+                  () => showSuccessMessage(t('已复制全部卡密')),
+                  () => showErrorMessage(t('复制失败，请手动选择文本复制')),
                 )
               }
             >
-              复制全部
+              {t('复制全部')}
             </Button>
             <Button loading={exportMutation.isPending} onClick={() => exportAs('csv')}>
-              导出表格（CSV）
+              {t('导出表格（CSV）')}
             </Button>
             <Button loading={exportMutation.isPending} onClick={() => exportAs('txt')}>
-              导出文本（TXT）
+              {t('导出文本（TXT）')}
             </Button>
           </Space>
         </Space>
@@ -119,34 +123,34 @@ export function CardCreateDialog({ open, onClose }: { open: boolean; onClose: ()
         >
           <Form.Item
             name="count"
-            label="数量"
-            rules={[{ required: true, message: '请输入数量' }]}
-            extra="每批 1 到 1000 个"
+            label={t('数量')}
+            rules={[{ required: true, message: t('请输入数量') }]}
+            extra={t('每批 1 到 1000 个')}
           >
             <InputNumber min={1} max={1000} precision={0} style={{ width: '100%' }} />
           </Form.Item>
-          <Form.Item name="domainId" label="可兑换的域名">
+          <Form.Item name="domainId" label={t('可兑换的域名')}>
             <Select options={domainOptions} loading={domainsQuery.isPending} />
           </Form.Item>
           <Form.Item
             name="validDays"
-            label="有效天数"
-            rules={[{ required: true, message: '请输入有效天数' }]}
-            extra="新开邮箱的有效期，或为已有邮箱延长的天数"
+            label={t('有效天数')}
+            rules={[{ required: true, message: t('请输入有效天数') }]}
+            extra={t('新开邮箱的有效期，或为已有邮箱延长的天数')}
           >
-            <InputNumber min={1} max={36500} precision={0} style={{ width: '100%' }} suffix="天" />
+            <InputNumber min={1} max={36500} precision={0} style={{ width: '100%' }} suffix={t('天')} />
           </Form.Item>
-          <Form.Item name="quotaMb" label="邮箱容量（MB）" extra="留空使用系统默认容量">
+          <Form.Item name="quotaMb" label={t('邮箱容量（MB）')} extra={t('留空使用系统默认容量')}>
             <InputNumber
               min={0}
               max={1024 * 1024}
               precision={0}
               style={{ width: '100%' }}
-              placeholder="默认"
+              placeholder={t('默认')}
             />
           </Form.Item>
-          <Form.Item name="note" label="备注" rules={[{ max: 200, message: '备注最多 200 字' }]}>
-            <Input placeholder="可选，如“双十一活动”" />
+          <Form.Item name="note" label={t('备注')} rules={[{ max: 200, message: t('备注最多 200 字') }]}>
+            <Input placeholder={t('可选，如“双十一活动”')} />
           </Form.Item>
         </Form>
       )}

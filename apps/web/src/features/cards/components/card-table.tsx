@@ -9,6 +9,7 @@ import { formatBytes } from '../../../lib/bytes';
 import { copyText } from '../../../lib/clipboard';
 import { formatTime } from '../../../lib/dates';
 import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useDeleteCards } from '../api/delete-cards';
 import { useEditCard } from '../api/edit-card';
 import { useExportCardBatch } from '../api/export-card-batch';
@@ -16,14 +17,15 @@ import { useCardBatches } from '../api/get-card-batches';
 import { useCards } from '../api/get-cards';
 import { CardCreateDialog } from './card-create-dialog';
 
-const statusTags: Record<CardStatus, { color: string; label: string }> = {
-  unused: { color: 'success', label: '未使用' },
-  used: { color: 'default', label: '已使用' },
-  disabled: { color: 'warning', label: '已停用' },
-};
+// A function, not a constant: the labels are read in the interface's language at render.
+const statusTags = (): Record<CardStatus, { color: string; label: string }> => ({
+  unused: { color: 'success', label: t('未使用') },
+  used: { color: 'default', label: t('已使用') },
+  disabled: { color: 'warning', label: t('已停用') },
+});
 
 function quotaText(bytes: number): string {
-  return bytes > 0 ? formatBytes(bytes, 'wholeMegabytes') : '默认';
+  return bytes > 0 ? formatBytes(bytes, 'wholeMegabytes') : t('默认');
 }
 
 /** /user/card: the caller's prepaid cards, with generation, status filter, copy and export. */
@@ -37,11 +39,11 @@ export function CardTable() {
   const batchesQuery = useCardBatches();
   const editMutation = useEditCard((card) =>
     showSuccessMessage(
-      card.status === 'disabled' ? '卡密已停用' : card.status === 'unused' ? '卡密已启用' : '已保存',
+      card.status === 'disabled' ? t('卡密已停用') : card.status === 'unused' ? t('卡密已启用') : t('已保存'),
     ),
   );
   const deleteMutation = useDeleteCards((result) => {
-    showSuccessMessage(`已删除 ${result.deleted} 个卡密`);
+    showSuccessMessage(t('已删除 {count} 个卡密', { count: result.deleted }));
     setSelected([]);
   });
   const exportMutation = useExportCardBatch();
@@ -49,24 +51,29 @@ export function CardTable() {
 
   const columns: TableProps<CardItem>['columns'] = [
     {
-      title: '卡密',
+      title: t('卡密'),
       dataIndex: 'code',
       render: (code: string) => (
-        <Typography.Text code copyable={{ text: code, tooltips: ['复制', '已复制'] }}>
+        <Typography.Text code copyable={{ text: code, tooltips: [t('复制'), t('已复制')] }}>
           {code}
         </Typography.Text>
       ),
     },
     {
-      title: '状态',
+      title: t('状态'),
       dataIndex: 'status',
-      render: (value: CardStatus) => <Tag color={statusTags[value].color}>{statusTags[value].label}</Tag>,
+      render: (value: CardStatus) => <Tag color={statusTags()[value].color}>{statusTags()[value].label}</Tag>,
     },
-    { title: '域名', dataIndex: 'domainName', render: (name: string | null) => name ?? '任一开放域名' },
-    { title: '有效天数', dataIndex: 'validDays', render: (days: number) => `${days} 天` },
-    { title: '容量', dataIndex: 'quotaBytes', render: quotaText },
+    { title: t('域名'), dataIndex: 'domainName', render: (name: string | null) => name ?? t('任一开放域名') },
     {
-      title: '使用情况',
+      title: t('有效天数'),
+      dataIndex: 'validDays',
+      // Two keys: English says "1 day" but "30 days".
+      render: (days: number) => (days === 1 ? t('1 天') : t('{days} 天', { days })),
+    },
+    { title: t('容量'), dataIndex: 'quotaBytes', render: quotaText },
+    {
+      title: t('使用情况'),
       key: 'used',
       render: (_value, card) =>
         card.usedBy ? (
@@ -81,12 +88,12 @@ export function CardTable() {
         ),
     },
     {
-      title: '备注',
+      title: t('备注'),
       dataIndex: 'note',
       render: (note: string, card) => (
         <Typography.Text
           editable={{
-            tooltip: '修改备注',
+            tooltip: t('修改备注'),
             maxLength: 200,
             onChange: (value) => {
               if (value !== note) editMutation.mutate({ id: card.id, note: value });
@@ -97,9 +104,9 @@ export function CardTable() {
         </Typography.Text>
       ),
     },
-    { title: '创建时间', dataIndex: 'createdAt', render: renderTime() },
+    { title: t('创建时间'), dataIndex: 'createdAt', render: renderTime() },
     {
-      title: '操作',
+      title: t('操作'),
       key: 'actions',
       render: (_value, card) => (
         <Space>
@@ -114,18 +121,18 @@ export function CardTable() {
                 })
               }
             >
-              {card.status === 'disabled' ? '启用' : '停用'}
+              {card.status === 'disabled' ? t('启用') : t('停用')}
             </Button>
           )}
           <Popconfirm
-            title="删除这个卡密？"
-            okText="删除"
-            cancelText="取消"
+            title={t('删除这个卡密？')}
+            okText={t('删除')}
+            cancelText={t('取消')}
             okButtonProps={{ danger: true }}
             onConfirm={() => deleteMutation.mutateAsync([card.id])}
           >
             <Button type="link" size="small" danger>
-              删除
+              {t('删除')}
             </Button>
           </Popconfirm>
         </Space>
@@ -135,34 +142,39 @@ export function CardTable() {
 
   const batchOptions = (batchesQuery.data ?? []).map((batch) => ({
     value: batch.batchId,
-    label: `${formatTime(batch.createdAt)} · ${batch.count} 个（未用 ${batch.unused}）${batch.note ? ` · ${batch.note}` : ''}`,
+    label:
+      t('{time} · {count} 个（未用 {unused}）', {
+        time: formatTime(batch.createdAt),
+        count: batch.count,
+        unused: batch.unused,
+      }) + (batch.note ? ` · ${batch.note}` : ''),
   }));
 
   return (
     <Card
-      title="卡密管理"
+      title={t('卡密管理')}
       extra={
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
-          生成卡密
+          {t('生成卡密')}
         </Button>
       }
     >
       <Space wrap style={{ marginBottom: 16 }}>
         <FilterSelect<CardStatus | 'all'>
-          label="卡密状态"
+          label={t('卡密状态')}
           value={status}
           onChange={filterChange(setStatus)}
           options={[
-            { value: 'all', label: '全部状态' },
-            { value: 'unused', label: '未使用' },
-            { value: 'used', label: '已使用' },
-            { value: 'disabled', label: '已停用' },
+            { value: 'all', label: t('全部状态') },
+            { value: 'unused', label: t('未使用') },
+            { value: 'used', label: t('已使用') },
+            { value: 'disabled', label: t('已停用') },
           ]}
         />
         <Select<string>
-          aria-label="批次"
+          aria-label={t('批次')}
           allowClear
-          placeholder="全部批次"
+          placeholder={t('全部批次')}
           value={batchId}
           // On a phone the batch names narrow with the screen (the card's padding aside).
           style={{ width: 'min(340px, calc(100vw - 96px))' }}
@@ -176,22 +188,22 @@ export function CardTable() {
               onClick={() =>
                 exportMutation.mutate(
                   { batchId, format: 'csv' },
-                  { onSuccess: (name) => showSuccessMessage(`已导出 ${name}`) },
+                  { onSuccess: (name) => showSuccessMessage(t('已导出 {name}', { name })) },
                 )
               }
             >
-              导出本批（CSV）
+              {t('导出本批（CSV）')}
             </Button>
             <Button
               loading={exportMutation.isPending}
               onClick={() =>
                 exportMutation.mutate(
                   { batchId, format: 'txt' },
-                  { onSuccess: (name) => showSuccessMessage(`已导出 ${name}`) },
+                  { onSuccess: (name) => showSuccessMessage(t('已导出 {name}', { name })) },
                 )
               }
             >
-              导出本批（TXT）
+              {t('导出本批（TXT）')}
             </Button>
           </>
         )}
@@ -203,21 +215,21 @@ export function CardTable() {
                   .filter((card) => selected.includes(card.id))
                   .map((card) => card.code);
                 copyText(codes.join('\n')).then(
-                  () => showSuccessMessage(`已复制 ${codes.length} 个卡密`),
-                  () => showErrorMessage('复制失败，请手动选择文本复制'),
+                  () => showSuccessMessage(t('已复制 {count} 个卡密', { count: codes.length })),
+                  () => showErrorMessage(t('复制失败，请手动选择文本复制')),
                 );
               }}
             >
-              复制选中
+              {t('复制选中')}
             </Button>
             <Popconfirm
-              title={`删除选中的 ${selected.length} 个卡密？`}
-              okText="删除"
-              cancelText="取消"
+              title={t('删除选中的 {count} 个卡密？', { count: selected.length })}
+              okText={t('删除')}
+              cancelText={t('取消')}
               okButtonProps={{ danger: true }}
               onConfirm={() => deleteMutation.mutateAsync(selected)}
             >
-              <Button danger>删除选中</Button>
+              <Button danger>{t('删除选中')}</Button>
             </Popconfirm>
           </>
         )}
@@ -228,9 +240,9 @@ export function CardTable() {
         dataSource={data?.list ?? []}
         loading={cardsQuery.isFetching}
         scroll={{ x: 'max-content' }}
-        locale={{ emptyText: '暂无卡密' }}
+        locale={{ emptyText: t('暂无卡密') }}
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}
-        pagination={pagination(data?.total ?? 0, '个卡密')}
+        pagination={pagination(data?.total ?? 0, t('个卡密'))}
       />
       <CardCreateDialog
         key={creating ? 'open' : 'closed'}

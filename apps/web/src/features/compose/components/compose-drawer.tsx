@@ -20,6 +20,7 @@ import { type MutableRefObject, useEffect, useMemo, useRef, useState } from 'rea
 import { downloadAttachment } from '../../../api/attachments';
 import { formatBytes } from '../../../lib/bytes';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { usePermissionStore } from '../../../state/permission';
 import { useSettingsStore } from '../../../state/settings';
 import { useDeleteDraft } from '../api/delete-draft';
@@ -33,12 +34,13 @@ import { DraftList } from './draft-list';
 import { fetchForwardedFiles, forwardableAttachments } from './forward-attachments';
 import { hasContent, RichTextEditor } from './rich-text-editor';
 
-const TITLES: Record<ComposeMode, string> = {
-  new: '写邮件',
-  reply: '回复',
-  replyAll: '回复全部',
-  forward: '转发',
-};
+/** The drawer's title for each mode (a function: read in the interface's language at render). */
+const titles = (): Record<ComposeMode, string> => ({
+  new: t('写邮件'),
+  reply: t('回复'),
+  replyAll: t('回复全部'),
+  forward: t('转发'),
+});
 /** The server's default (settings.maxMessageBytes) when getVar has not said otherwise. */
 const DEFAULT_MAX_BYTES = 25 * 1024 * 1024;
 /** What sendEmail and saveDraft take (the contract's `attachments` maxItems). */
@@ -85,7 +87,8 @@ function addressRule(label: string) {
   return {
     validator: async (_rule: unknown, value: string[] | undefined) => {
       const bad = (value ?? []).filter((address) => !isEmailAddress(address));
-      if (bad.length > 0) throw new Error(`${label}中的地址格式不正确：${bad.join('、')}`);
+      if (bad.length > 0)
+        throw new Error(t('{label}中的地址格式不正确：{addresses}', { label, addresses: bad.join(t('、')) }));
     },
   };
 }
@@ -143,7 +146,7 @@ function ComposeForm({
   );
   const [error, setError] = useState<string | null>(null);
   const send = useSendEmail((data) => {
-    showSuccessMessage('邮件已加入发送队列，可在“已发送”查看投递状态');
+    showSuccessMessage(t('邮件已加入发送队列，可在“已发送”查看投递状态'));
     onSent?.(data);
     onClose();
   });
@@ -223,7 +226,7 @@ function ComposeForm({
         dirty.current = true;
         setSaveState({
           kind: 'failed',
-          message: failure instanceof Error ? failure.message : '网络异常，请稍后重试',
+          message: failure instanceof Error ? failure.message : t('网络异常，请稍后重试'),
         });
         return false;
       },
@@ -261,7 +264,7 @@ function ComposeForm({
     const saved = await saveNow();
     if (saved || closeRefused.current) return true;
     closeRefused.current = true;
-    setError('草稿没有保存成功，关闭会丢失未保存的修改；再点一次“关闭”仍然关闭。');
+    setError(t('草稿没有保存成功，关闭会丢失未保存的修改；再点一次“关闭”仍然关闭。'));
     return false;
   };
 
@@ -274,11 +277,11 @@ function ComposeForm({
         await deleteDraftCall.mutateAsync(draftId.current);
       } catch (failure) {
         finished.current = false;
-        setError(failure instanceof Error ? failure.message : '删除草稿失败，请重试');
+        setError(failure instanceof Error ? failure.message : t('删除草稿失败，请重试'));
         return;
       }
     }
-    showSuccessMessage('草稿已删除');
+    showSuccessMessage(t('草稿已删除'));
     onClose();
   };
 
@@ -301,13 +304,17 @@ function ComposeForm({
       addFailed(
         file.name,
         file.size,
-        `文件太大：超过单个附件上限 ${formatBytes(maxBytes, 'upload')}，未上传`,
+        t('文件太大：超过单个附件上限 {max}，未上传', { max: formatBytes(maxBytes, 'upload') }),
       );
       return;
     }
     const held = attachmentsNow.current.filter((entry) => entry.status !== 'error').length;
     if (held >= MAX_ATTACHMENTS) {
-      addFailed(file.name, file.size, `附件太多：一封邮件最多 ${MAX_ATTACHMENTS} 个附件，未上传`);
+      addFailed(
+        file.name,
+        file.size,
+        t('附件太多：一封邮件最多 {count} 个附件，未上传', { count: MAX_ATTACHMENTS }),
+      );
       return;
     }
     const abort = new AbortController();
@@ -333,7 +340,7 @@ function ComposeForm({
       (failure: unknown) =>
         update(key, {
           status: 'error',
-          error: failure instanceof Error ? failure.message : '上传失败，请重试',
+          error: failure instanceof Error ? failure.message : t('上传失败，请重试'),
         }),
     );
   };
@@ -348,7 +355,7 @@ function ComposeForm({
     forwardStarted.current = true;
     setPreparing(true);
     void fetchForwardedFiles(carried, downloadAttachment, addFile, (attachment, message) =>
-      addFailed(attachment.filename || '附件', attachment.size, message),
+      addFailed(attachment.filename || t('附件'), attachment.size, message),
     ).finally(() => setPreparing(false));
   }, [mode, original]);
 
@@ -367,12 +374,15 @@ function ComposeForm({
     while (inFlight.current) await inFlight.current;
     const current = attachmentsNow.current;
     if (preparing || current.some((entry) => entry.status === 'uploading')) {
-      setError('附件还在上传，请等上传完成后再发送');
+      setError(t('附件还在上传，请等上传完成后再发送'));
       return;
     }
     if (tooLarge) {
       setError(
-        `邮件过大：附件编码后约 ${formatBytes(estimated, 'upload')}，超过上限 ${formatBytes(maxBytes, 'upload')}，请删除部分附件`,
+        t('邮件过大：附件编码后约 {size}，超过上限 {max}，请删除部分附件', {
+          size: formatBytes(estimated, 'upload'),
+          max: formatBytes(maxBytes, 'upload'),
+        }),
       );
       return;
     }
@@ -403,11 +413,11 @@ function ComposeForm({
 
   const saveStatus =
     saveState.kind === 'saving'
-      ? '正在保存草稿…'
+      ? t('正在保存草稿…')
       : saveState.kind === 'saved'
-        ? `草稿已保存 ${dayjs(saveState.at).format('HH:mm')}`
+        ? t('草稿已保存 {time}', { time: dayjs(saveState.at).format('HH:mm') })
         : saveState.kind === 'failed'
-          ? `草稿保存失败：${saveState.message}`
+          ? t('草稿保存失败：{message}', { message: saveState.message })
           : '';
 
   const recipientSelect = (label: string) => (
@@ -415,8 +425,9 @@ function ComposeForm({
       mode="tags"
       open={false}
       suffixIcon={null}
+      // i18n-exempt: the full-width comma and semicolon separate addresses typed in any language
       tokenSeparators={[',', '，', ';', '；', ' ']}
-      placeholder={`输入${label}地址，回车或逗号分隔`}
+      placeholder={t('输入{label}地址，回车或逗号分隔', { label })}
       aria-label={label}
     />
   );
@@ -432,50 +443,54 @@ function ComposeForm({
     >
       <Form.Item
         name="from"
-        label="发件人"
+        label={t('发件人')}
         rules={[
-          { required: true, message: '请选择发件人地址' },
+          { required: true, message: t('请选择发件人地址') },
           {
             validator: async (_rule, value: string | undefined) => {
               const address = (value ?? '').trim().toLowerCase();
-              if (!isEmailAddress(address)) throw new Error('发件人地址格式不正确');
+              if (!isEmailAddress(address)) throw new Error(t('发件人地址格式不正确'));
               if (isMailbox || addresses.some((own) => own.toLowerCase() === address)) return;
               const domain = address.slice(address.lastIndexOf('@') + 1);
-              if (!domains.includes(domain)) throw new Error('只能使用你名下域名的地址发信');
+              if (!domains.includes(domain)) throw new Error(t('只能使用你名下域名的地址发信'));
             },
           },
         ]}
       >
         {isMailbox ? (
-          <Select options={[{ value: ownAddress, label: ownAddress }]} disabled aria-label="发件人" />
+          <Select options={[{ value: ownAddress, label: ownAddress }]} disabled aria-label={t('发件人')} />
         ) : (
           <AutoComplete
             options={addresses.map((address) => ({ value: address }))}
-            placeholder={domains.length > 0 ? `选择地址，或输入 名称@${domains[0]}` : '选择发件地址'}
-            aria-label="发件人"
+            placeholder={
+              domains.length > 0
+                ? t('选择地址，或输入 名称@{domain}', { domain: domains[0] ?? '' })
+                : t('选择发件地址')
+            }
+            aria-label={t('发件人')}
             filterOption={(input, option) => String(option?.value ?? '').includes(input.toLowerCase())}
           />
         )}
       </Form.Item>
       <Form.Item
         name="to"
-        label="收件人"
-        rules={[{ required: true, message: '请填写收件人' }, addressRule('收件人')]}
+        label={t('收件人')}
+        rules={[{ required: true, message: t('请填写收件人') }, addressRule(t('收件人'))]}
       >
-        {recipientSelect('收件人')}
+        {recipientSelect(t('收件人'))}
       </Form.Item>
       {showCopies ? (
         <>
-          <Form.Item name="cc" label="抄送" rules={[addressRule('抄送')]}>
-            {recipientSelect('抄送')}
+          <Form.Item name="cc" label={t('抄送')} rules={[addressRule(t('抄送'))]}>
+            {recipientSelect(t('抄送'))}
           </Form.Item>
           <Form.Item
             name="bcc"
-            label="密送"
-            extra="密送的收件人不会出现在邮件头中，其他收件人看不到。"
-            rules={[addressRule('密送')]}
+            label={t('密送')}
+            extra={t('密送的收件人不会出现在邮件头中，其他收件人看不到。')}
+            rules={[addressRule(t('密送'))]}
           >
-            {recipientSelect('密送')}
+            {recipientSelect(t('密送'))}
           </Form.Item>
         </>
       ) : (
@@ -485,13 +500,17 @@ function ComposeForm({
           style={{ padding: 0, marginBottom: 12 }}
           onClick={() => setShowCopies(true)}
         >
-          添加抄送 / 密送
+          {t('添加抄送 / 密送')}
         </Button>
       )}
-      <Form.Item name="subject" label="主题" rules={[{ max: 998, message: '主题不能超过 998 个字符' }]}>
-        <Input placeholder="邮件主题" aria-label="主题" />
+      <Form.Item
+        name="subject"
+        label={t('主题')}
+        rules={[{ max: 998, message: t('主题不能超过 998 个字符') }]}
+      >
+        <Input placeholder={t('邮件主题')} aria-label={t('主题')} />
       </Form.Item>
-      <Form.Item label="正文">
+      <Form.Item label={t('正文')}>
         <RichTextEditor
           initialHtml={initial.html}
           onChange={(next) => {
@@ -499,7 +518,7 @@ function ComposeForm({
             htmlNow.current = next;
             changed();
           }}
-          label="正文"
+          label={t('正文')}
         />
       </Form.Item>
 
@@ -518,14 +537,16 @@ function ComposeForm({
           <p className="ant-upload-drag-icon" style={{ marginBottom: 4 }}>
             <InboxOutlined aria-hidden />
           </p>
-          <Typography.Text>点击选择或把文件拖到这里添加附件</Typography.Text>
+          <Typography.Text>{t('点击选择或把文件拖到这里添加附件')}</Typography.Text>
           <br />
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            单个附件和整封邮件都不能超过 {formatBytes(maxBytes, 'upload')}，最多 {MAX_ATTACHMENTS} 个；附件经
-            Base64 编码后约增大三分之一。
+            {t('单个附件和整封邮件都不能超过 {max}，最多 {count} 个；附件经 Base64 编码后约增大三分之一。', {
+              max: formatBytes(maxBytes, 'upload'),
+              count: MAX_ATTACHMENTS,
+            })}
           </Typography.Text>
         </Upload.Dragger>
-        {preparing && <Alert type="info" showIcon message="正在添加原邮件的附件…" />}
+        {preparing && <Alert type="info" showIcon message={t('正在添加原邮件的附件…')} />}
         {attachments.length > 0 && (
           <List
             size="small"
@@ -533,9 +554,11 @@ function ComposeForm({
             dataSource={attachments}
             footer={
               <Typography.Text type={tooLarge ? 'danger' : 'secondary'}>
-                附件共 {formatBytes(totalBytes, 'upload')}，编码后约{' '}
-                {formatBytes(encodedSize(totalBytes), 'upload')}
-                {tooLarge ? `，超过上限 ${formatBytes(maxBytes, 'upload')}` : ''}
+                {t('附件共 {total}，编码后约 {encoded}', {
+                  total: formatBytes(totalBytes, 'upload'),
+                  encoded: formatBytes(encodedSize(totalBytes), 'upload'),
+                })}
+                {tooLarge ? t('，超过上限 {max}', { max: formatBytes(maxBytes, 'upload') }) : ''}
               </Typography.Text>
             }
             renderItem={(entry) => (
@@ -547,14 +570,14 @@ function ComposeForm({
                     type="text"
                     size="small"
                     icon={<CloseOutlined />}
-                    aria-label={`移除附件 ${entry.name}`}
+                    aria-label={t('移除附件 {name}', { name: entry.name })}
                     onClick={() => remove(entry)}
                   />,
                 ]}
               >
                 <Space direction="vertical" size={0} style={{ width: '100%' }}>
                   <Typography.Text>
-                    {entry.name}（{formatBytes(entry.size, 'upload')}）
+                    {t('{name}（{size}）', { name: entry.name, size: formatBytes(entry.size, 'upload') })}
                   </Typography.Text>
                   {entry.status === 'error' ? (
                     <Typography.Text type="danger">{entry.error}</Typography.Text>
@@ -564,7 +587,7 @@ function ComposeForm({
                       size="small"
                       status={entry.status === 'done' && entry.percent >= 100 ? 'success' : 'active'}
                       format={(percent) =>
-                        entry.status === 'done' && (percent ?? 0) >= 100 ? '已上传' : `${percent ?? 0}%`
+                        entry.status === 'done' && (percent ?? 0) >= 100 ? t('已上传') : `${percent ?? 0}%`
                       }
                     />
                   )}
@@ -576,7 +599,7 @@ function ComposeForm({
         {error && <Alert type="error" showIcon message={error} />}
         <Space wrap>
           <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={send.isPending}>
-            发送
+            {t('发送')}
           </Button>
           <Button
             icon={<SaveOutlined />}
@@ -586,18 +609,18 @@ function ComposeForm({
               void saveNow();
             }}
           >
-            保存草稿
+            {t('保存草稿')}
           </Button>
           <Button
             onClick={async () => {
               if (await beforeClose.current?.()) onClose();
             }}
           >
-            关闭
+            {t('关闭')}
           </Button>
           {saveState.kind !== 'idle' && draftId.current !== undefined && (
             <Button type="text" danger onClick={() => void discardDraft()}>
-              删除草稿
+              {t('删除草稿')}
             </Button>
           )}
           <Typography.Text
@@ -666,7 +689,7 @@ export function ComposeDrawer({
       setDraft(loaded);
       setWriting(loaded.id);
     } catch (failure) {
-      setPickError(failure instanceof Error ? failure.message : '草稿读取失败，请重试');
+      setPickError(failure instanceof Error ? failure.message : t('草稿读取失败，请重试'));
     } finally {
       setPicking(null);
     }
@@ -676,7 +699,7 @@ export function ComposeDrawer({
     <Drawer
       open={open}
       onClose={() => void close()}
-      title={draft ? '编辑草稿' : TITLES[mode]}
+      title={draft ? t('编辑草稿') : titles()[mode]}
       // The whole width of a phone, 760 px on anything wider.
       size="min(760px, 100vw)"
       destroyOnHidden
@@ -684,7 +707,7 @@ export function ComposeDrawer({
       styles={{ body: { paddingTop: 12 } }}
     >
       {open && (
-        <Spin spinning={closing} tip="正在保存草稿…">
+        <Spin spinning={closing} tip={t('正在保存草稿…')}>
           {mode === 'new' && (
             <DraftList onPick={(item) => void pick(item)} picking={picking} exclude={writing} />
           )}

@@ -1,5 +1,6 @@
 import type { DraftDetail, MailDetail } from '@youju/contract';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setLocale } from '../../../lib/i18n';
 import { fromDraft, isEmailAddress, prefill } from './compose-prefill';
 
 const original: MailDetail = {
@@ -26,6 +27,11 @@ const original: MailDetail = {
   messageId: '<m1@other.test>',
   attachments: [],
 };
+
+afterEach(async () => {
+  await setLocale('zh-CN');
+  localStorage.clear();
+});
 
 describe('compose prefill', () => {
   it('answers the sender from the address the mail came in on, threaded and quoted', () => {
@@ -55,6 +61,17 @@ describe('compose prefill', () => {
     expect(values.subject).toBe('Fwd: 周报');
     expect(values.html).toContain('发件人：王五 &lt;wangwu@other.test&gt;');
     expect(values.inReplyTo).toBeUndefined();
+  });
+
+  it('writes the forward header and the quote line in the interface language', async () => {
+    await setLocale('en');
+    const forward = prefill('forward', original, ['me@mine.test'], 'me@mine.test').html;
+    expect(forward).toContain('---------- Forwarded message ----------');
+    expect(forward).toContain('From: 王五 &lt;wangwu@other.test&gt;');
+    expect(forward).toContain('Subject: 周报');
+    const reply = prefill('reply', original, ['me@mine.test'], 'me@mine.test').html;
+    expect(reply).toMatch(/On [^<]+, 王五 &lt;wangwu@other\.test&gt; wrote:/);
+    expect(reply).not.toContain('写道');
   });
 
   it('puts the signature under the blank first line, above any quote', () => {

@@ -1,6 +1,7 @@
 import type { DraftDetail, MailDetail } from '@youju/contract';
 import DOMPurify from 'dompurify';
 import { formatTime } from '../../../lib/dates';
+import { t } from '../../../lib/i18n';
 
 export type ComposeMode = 'new' | 'reply' | 'replyAll' | 'forward';
 
@@ -89,11 +90,11 @@ export function prefill(
 
   if (mode === 'forward') {
     const header = [
-      '---------- 转发的邮件 ----------',
-      `发件人：${escapeHtml(personText(original.from))}`,
-      `日期：${escapeHtml(formatDate(original.receivedAt))}`,
-      `主题：${escapeHtml(original.subject)}`,
-      `收件人：${escapeHtml(original.to.map(personText).join(', '))}`,
+      t('---------- 转发的邮件 ----------'),
+      t('发件人：{from}', { from: escapeHtml(personText(original.from)) }),
+      t('日期：{date}', { date: escapeHtml(formatDate(original.receivedAt)) }),
+      t('主题：{subject}', { subject: escapeHtml(original.subject) }),
+      t('收件人：{to}', { to: escapeHtml(original.to.map(personText).join(', ')) }),
     ].join('<br>');
     return {
       ...empty,
@@ -110,7 +111,10 @@ export function prefill(
           (address) => notMine(address) && !to.includes(address),
         )
       : [];
-  const quoteHead = `${escapeHtml(formatDate(original.receivedAt))}，${escapeHtml(personText(original.from))} 写道：`;
+  const quoteHead = t('{date}，{from} 写道：', {
+    date: escapeHtml(formatDate(original.receivedAt)),
+    from: escapeHtml(personText(original.from)),
+  });
   return {
     from,
     to: to.length > 0 ? to : [original.from.address],

@@ -2,6 +2,7 @@ import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import type { DraftItem } from '@youju/contract';
 import { Button, Card, List, Popconfirm, Space, Typography } from 'antd';
 import { formatTime } from '../../../lib/dates';
+import { t } from '../../../lib/i18n';
 import { useDeleteDraft } from '../api/delete-draft';
 import { useDrafts } from '../api/get-drafts';
 
@@ -27,7 +28,7 @@ export function DraftList({
   return (
     <Card
       size="small"
-      title={`草稿（${items.length}）`}
+      title={t('草稿（{count}）', { count: items.length })}
       style={{ marginBottom: 16 }}
       data-testid="compose-drafts"
       styles={{ body: { padding: 0, maxHeight: 220, overflowY: 'auto' } }}
@@ -36,7 +37,7 @@ export function DraftList({
         size="small"
         dataSource={items}
         renderItem={(item) => {
-          const subject = item.subject || '（无主题）';
+          const subject = item.subject || t('（无主题）');
           return (
             <List.Item
               data-testid="compose-draft"
@@ -47,16 +48,16 @@ export function DraftList({
                   size="small"
                   icon={<EditOutlined />}
                   loading={picking === item.id}
-                  aria-label={`继续编辑 ${subject}`}
+                  aria-label={t('继续编辑 {subject}', { subject })}
                   onClick={() => onPick(item)}
                 >
-                  继续编辑
+                  {t('继续编辑')}
                 </Button>,
                 <Popconfirm
                   key="delete"
-                  title="删除这封草稿？"
-                  okText="删除"
-                  cancelText="取消"
+                  title={t('删除这封草稿？')}
+                  okText={t('删除')}
+                  cancelText={t('取消')}
                   onConfirm={() => remove.mutateAsync(item.id)}
                 >
                   <Button
@@ -64,7 +65,7 @@ export function DraftList({
                     size="small"
                     danger
                     icon={<DeleteOutlined />}
-                    aria-label={`删除草稿 ${subject}`}
+                    aria-label={t('删除草稿 {subject}', { subject })}
                   />
                 </Popconfirm>,
               ]}
@@ -74,8 +75,12 @@ export function DraftList({
                   {subject}
                 </Typography.Text>
                 <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
-                  {item.to.length > 0 ? `致 ${item.to.join('、')}` : '未填收件人'} ·{' '}
-                  {formatTime(item.savedAt)} 保存
+                  {item.to.length > 0
+                    ? t('致 {recipients} · {time} 保存', {
+                        recipients: item.to.join(t('、')),
+                        time: formatTime(item.savedAt),
+                      })
+                    : t('未填收件人 · {time} 保存', { time: formatTime(item.savedAt) })}
                 </Typography.Text>
               </Space>
             </List.Item>

@@ -1,4 +1,5 @@
 import type { MailDetail } from '@youju/contract';
+import { t } from '../../../lib/i18n';
 
 type OriginalAttachment = MailDetail['attachments'][number];
 
@@ -9,7 +10,7 @@ export function forwardableAttachments(original: MailDetail | undefined): Origin
 
 /**
  * Fetches the original's attachments one by one, in their order, handing each on as a named file
- * (to be uploaded like a picked one). A failure is reported in Chinese and the rest still come.
+ * (to be uploaded like a picked one). A failure is reported in the interface's language and the rest still come.
  */
 export async function fetchForwardedFiles(
   attachments: OriginalAttachment[],
@@ -18,13 +19,13 @@ export async function fetchForwardedFiles(
   onFailure: (attachment: OriginalAttachment, message: string) => void,
 ): Promise<void> {
   for (const attachment of attachments) {
-    const name = attachment.filename || '附件';
+    const name = attachment.filename || t('附件');
     try {
       const blob = await download(attachment.id);
       onFile(new File([blob], name, { type: attachment.contentType || blob.type }));
     } catch (failure) {
-      const reason = failure instanceof Error && failure.message ? failure.message : '下载失败';
-      onFailure(attachment, `原邮件的附件“${name}”添加失败：${reason}`);
+      const reason = failure instanceof Error && failure.message ? failure.message : t('下载失败');
+      onFailure(attachment, t('原邮件的附件“{name}”添加失败：{reason}', { name, reason }));
     }
   }
 }

@@ -8,6 +8,7 @@ import {
 } from '@ant-design/icons';
 import { Button, Space, Tooltip } from 'antd';
 import { type ReactNode, useEffect, useRef } from 'react';
+import { t } from '../../../lib/i18n';
 
 interface Command {
   command: string;
@@ -15,13 +16,14 @@ interface Command {
   icon: ReactNode;
 }
 
-const COMMANDS: Command[] = [
-  { command: 'bold', label: '加粗', icon: <BoldOutlined /> },
-  { command: 'italic', label: '斜体', icon: <ItalicOutlined /> },
-  { command: 'underline', label: '下划线', icon: <UnderlineOutlined /> },
-  { command: 'strikeThrough', label: '删除线', icon: <StrikethroughOutlined /> },
-  { command: 'insertUnorderedList', label: '项目符号列表', icon: <UnorderedListOutlined /> },
-  { command: 'insertOrderedList', label: '编号列表', icon: <OrderedListOutlined /> },
+/** The toolbar's commands (a function: their labels are read in the interface's language at render). */
+const commands = (): Command[] => [
+  { command: 'bold', label: t('加粗'), icon: <BoldOutlined /> },
+  { command: 'italic', label: t('斜体'), icon: <ItalicOutlined /> },
+  { command: 'underline', label: t('下划线'), icon: <UnderlineOutlined /> },
+  { command: 'strikeThrough', label: t('删除线'), icon: <StrikethroughOutlined /> },
+  { command: 'insertUnorderedList', label: t('项目符号列表'), icon: <UnorderedListOutlined /> },
+  { command: 'insertOrderedList', label: t('编号列表'), icon: <OrderedListOutlined /> },
 ];
 
 /** Whether the editor holds anything worth sending (text or an image), not just empty paragraphs. */
@@ -66,7 +68,7 @@ export function RichTextEditor({
   return (
     <div className="compose-editor" style={{ border: '1px solid #d9d9d9', borderRadius: 6 }}>
       <Space size={2} style={{ padding: 4, borderBottom: '1px solid #f0f0f0', width: '100%' }} wrap>
-        {COMMANDS.map((item) => (
+        {commands().map((item) => (
           <Tooltip key={item.command} title={item.label}>
             <Button
               type="text"

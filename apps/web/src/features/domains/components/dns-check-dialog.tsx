@@ -2,6 +2,7 @@ import type { DnsRecordsData, Domain } from '@youju/contract';
 import { Alert, Button, Modal, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { TimeText } from '../../../components/time-text';
+import { t } from '../../../lib/i18n';
 import { useCheckDns } from '../api/check-dns';
 import { DnsStatusTag } from './dns-labels';
 import { DnsRecordTable } from './dns-record-table';
@@ -25,15 +26,15 @@ export function DnsCheckDialog({ domain, onClose }: DnsCheckDialogProps) {
     <Modal
       open
       width={1100}
-      title={`检查 DNS：${domain.displayName}`}
+      title={t('检查 DNS：{displayName}', { displayName: domain.displayName })}
       onCancel={onClose}
       footer={
         <Space>
           <Button onClick={() => check.mutate(domain.id, { onSuccess: setResult })} loading={check.isPending}>
-            重新检查
+            {t('重新检查')}
           </Button>
           <Button type="primary" onClick={onClose}>
-            关闭
+            {t('关闭')}
           </Button>
         </Space>
       }
@@ -43,7 +44,7 @@ export function DnsCheckDialog({ domain, onClose }: DnsCheckDialogProps) {
           style={{ marginBottom: 12 }}
           type="error"
           showIcon
-          title="邮件服务器主机名（MAIL_HOSTNAME）有问题"
+          title={t('邮件服务器主机名（MAIL_HOSTNAME）有问题')}
           description={result.hostnameWarning}
           data-testid="hostname-warning"
         />
@@ -55,16 +56,20 @@ export function DnsCheckDialog({ domain, onClose }: DnsCheckDialogProps) {
           showIcon
           title={
             <Space>
-              <span>检查结果</span>
+              <span>{t('检查结果')}</span>
               {result.dnsStatus && <DnsStatusTag status={result.dnsStatus} />}
               {result.checkedAt && (
                 <span>
-                  （<TimeText value={result.checkedAt} />）
+                  {t('（')}
+                  <TimeText value={result.checkedAt} />
+                  {t('）')}
                 </span>
               )}
             </Space>
           }
-          description="请按“说明”一栏到域名的 DNS 解析处添加或修改记录。DNS 生效通常需要几分钟到几小时，修改后可点击“重新检查”。"
+          description={t(
+            '请按“说明”一栏到域名的 DNS 解析处添加或修改记录。DNS 生效通常需要几分钟到几小时，修改后可点击“重新检查”。',
+          )}
         />
       )}
       <DnsRecordTable domain={domain.name} records={result?.records ?? []} loading={check.isPending} />

@@ -1,5 +1,6 @@
 import type { DnsCheckRecord } from '@youju/contract';
 import { Table, type TableProps, Typography } from 'antd';
+import { t } from '../../../lib/i18n';
 import { hostLabel, RecordStatusTag, recordPurpose } from './dns-labels';
 
 interface DnsRecordTableProps {
@@ -15,14 +16,14 @@ interface DnsRecordTableProps {
 export function DnsRecordTable({ domain, records, loading }: DnsRecordTableProps) {
   const columns: TableProps<DnsCheckRecord>['columns'] = [
     {
-      title: '用途',
+      title: t('用途'),
       key: 'kind',
       width: 130,
-      render: (_value, record) => recordPurpose[record.kind ?? ''] ?? record.kind ?? record.type,
+      render: (_value, record) => recordPurpose()[record.kind ?? ''] ?? record.kind ?? record.type,
     },
-    { title: '类型', dataIndex: 'type', width: 70 },
+    { title: t('类型'), dataIndex: 'type', width: 70 },
     {
-      title: '主机记录',
+      title: t('主机记录'),
       key: 'name',
       width: 220,
       // Zone-relative for the provider's form, fully qualified (final dot) for zone files and dig.
@@ -32,7 +33,7 @@ export function DnsRecordTable({ domain, records, loading }: DnsRecordTableProps
         return (
           <div style={{ wordBreak: 'break-all' }}>
             <Typography.Text
-              copyable={{ text: host, tooltips: ['复制主机记录', '已复制'] }}
+              copyable={{ text: host, tooltips: [t('复制主机记录'), t('已复制')] }}
               data-testid="record-host"
             >
               {host}
@@ -41,7 +42,7 @@ export function DnsRecordTable({ domain, records, loading }: DnsRecordTableProps
             <Typography.Text
               type="secondary"
               style={{ fontSize: 12 }}
-              copyable={{ text: fqdn, tooltips: ['复制完整域名', '已复制'] }}
+              copyable={{ text: fqdn, tooltips: [t('复制完整域名'), t('已复制')] }}
               data-testid="record-fqdn"
             >
               {fqdn}
@@ -51,7 +52,7 @@ export function DnsRecordTable({ domain, records, loading }: DnsRecordTableProps
       },
     },
     {
-      title: '应设置的值',
+      title: t('应设置的值'),
       dataIndex: 'expected',
       width: 300,
       render: (value: string) => (
@@ -61,12 +62,12 @@ export function DnsRecordTable({ domain, records, loading }: DnsRecordTableProps
       ),
     },
     {
-      title: '当前查到',
+      title: t('当前查到'),
       dataIndex: 'found',
       width: 240,
       render: (found: string[]) =>
         found.length === 0 ? (
-          <Typography.Text type="secondary">无</Typography.Text>
+          <Typography.Text type="secondary">{t('无')}</Typography.Text>
         ) : (
           found.map((value) => (
             <div key={value} style={{ wordBreak: 'break-all' }}>
@@ -76,12 +77,12 @@ export function DnsRecordTable({ domain, records, loading }: DnsRecordTableProps
         ),
     },
     {
-      title: '状态',
+      title: t('状态'),
       dataIndex: 'status',
       width: 90,
       render: (status: DnsCheckRecord['status']) => <RecordStatusTag status={status} />,
     },
-    { title: '说明', dataIndex: 'detail', width: 320, render: (detail?: string) => detail ?? '' },
+    { title: t('说明'), dataIndex: 'detail', width: 320, render: (detail?: string) => detail ?? '' },
   ];
   return (
     <Table<DnsCheckRecord>
@@ -93,7 +94,7 @@ export function DnsRecordTable({ domain, records, loading }: DnsRecordTableProps
       size="small"
       tableLayout="fixed"
       scroll={{ x: 1370 }}
-      locale={{ emptyText: '暂无结果' }}
+      locale={{ emptyText: t('暂无结果') }}
     />
   );
 }

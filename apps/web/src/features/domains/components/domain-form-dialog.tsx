@@ -2,6 +2,7 @@ import type { AddDomainBody, Domain, EditDomainBody } from '@youju/contract';
 import { Alert, Checkbox, Form, Input, InputNumber, Switch } from 'antd';
 import { FormDialog } from '../../../components/form-dialog';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useAddDomain } from '../api/add-domain';
 import { useEditDomain } from '../api/edit-domain';
 
@@ -48,13 +49,13 @@ export function DomainFormDialog({ domain, onClose }: DomainFormDialogProps) {
   const add = useAddDomain((added) => {
     showSuccessMessage(
       added.status === 'pending'
-        ? `已添加域名 ${added.displayName}，请添加 TXT 记录并完成所有权验证`
-        : `已添加域名 ${added.displayName}，已生成 DKIM 密钥`,
+        ? t('已添加域名 {displayName}，请添加 TXT 记录并完成所有权验证', { displayName: added.displayName })
+        : t('已添加域名 {displayName}，已生成 DKIM 密钥', { displayName: added.displayName }),
     );
     onClose();
   });
   const edit = useEditDomain((edited) => {
-    showSuccessMessage(`已保存域名 ${edited.displayName}`);
+    showSuccessMessage(t('已保存域名 {displayName}', { displayName: edited.displayName }));
     onClose();
   });
 
@@ -86,8 +87,8 @@ export function DomainFormDialog({ domain, onClose }: DomainFormDialogProps) {
   return (
     <FormDialog<DomainFormValues>
       open
-      title={domain ? `编辑域名 ${domain.displayName}` : '添加域名'}
-      okText={domain ? '保存' : '添加'}
+      title={domain ? t('编辑域名 {displayName}', { displayName: domain.displayName }) : t('添加域名')}
+      okText={domain ? t('保存') : t('添加')}
       saving={add.isPending || edit.isPending}
       form={form}
       formProps={{ initialValues: initialValues(domain), onFinish: submit, clearOnDestroy: true }}
@@ -95,33 +96,33 @@ export function DomainFormDialog({ domain, onClose }: DomainFormDialogProps) {
     >
       <Form.Item
         name="name"
-        label="域名"
-        rules={[{ required: true, whitespace: true, message: '请填写域名' }]}
-        extra="如 mail.example.com，支持中文域名；添加后会自动生成 DKIM 密钥"
+        label={t('域名')}
+        rules={[{ required: true, whitespace: true, message: t('请填写域名') }]}
+        extra={t('如 mail.example.com，支持中文域名；添加后会自动生成 DKIM 密钥')}
       >
         <Input disabled={domain !== null} placeholder="example.com" autoComplete="off" />
       </Form.Item>
-      <Form.Item name="publicRegistration" label="开放注册" valuePropName="checked">
-        <Switch checkedChildren="开放" unCheckedChildren="关闭" />
+      <Form.Item name="publicRegistration" label={t('开放注册')} valuePropName="checked">
+        <Switch checkedChildren={t('开放')} unCheckedChildren={t('关闭')} />
       </Form.Item>
-      <Form.Item name="forSale" label="在商店出售邮箱" valuePropName="checked">
-        <Switch checkedChildren="出售" unCheckedChildren="不出售" />
+      <Form.Item name="forSale" label={t('在商店出售邮箱')} valuePropName="checked">
+        <Switch checkedChildren={t('出售')} unCheckedChildren={t('不出售')} />
       </Form.Item>
       {forSale ? (
         <Form.Item
           name="priceYuan"
-          label="价格（元）"
+          label={t('价格（元）')}
           rules={[
-            { required: true, message: '出售邮箱必须设置价格' },
-            { type: 'number', min: 0.01, message: '价格必须大于 0' },
+            { required: true, message: t('出售邮箱必须设置价格') },
+            { type: 'number', min: 0.01, message: t('价格必须大于 0') },
           ]}
-          extra="买家购买一个邮箱支付的金额"
+          extra={t('买家购买一个邮箱支付的金额')}
         >
           <InputNumber
             min={0.01}
             max={1_000_000}
             precision={2}
-            placeholder="如 9.90"
+            placeholder={t('如 9.90')}
             style={{ width: '100%' }}
           />
         </Form.Item>
@@ -132,8 +133,10 @@ export function DomainFormDialog({ domain, onClose }: DomainFormDialogProps) {
             type="warning"
             showIcon
             style={{ marginBottom: 12 }}
-            title="该域名同时允许免费注册，购买将没有意义"
-            description="访客可以在登录页免费注册这个域名的邮箱。通常应关闭“开放注册”再出售；如确需同时开启（例如配合卡密），请勾选下面的确认，商店会向买家注明该域名也可免费注册。"
+            title={t('该域名同时允许免费注册，购买将没有意义')}
+            description={t(
+              '访客可以在登录页免费注册这个域名的邮箱。通常应关闭“开放注册”再出售；如确需同时开启（例如配合卡密），请勾选下面的确认，商店会向买家注明该域名也可免费注册。',
+            )}
           />
           <Form.Item
             name="confirmFreeAndSale"
@@ -143,11 +146,11 @@ export function DomainFormDialog({ domain, onClose }: DomainFormDialogProps) {
                 validator: (_rule, value) =>
                   value
                     ? Promise.resolve()
-                    : Promise.reject(new Error('请确认同时开放注册和出售，或关闭其中一项')),
+                    : Promise.reject(new Error(t('请确认同时开放注册和出售，或关闭其中一项'))),
               },
             ]}
           >
-            <Checkbox>我已了解，仍然同时开放免费注册和出售</Checkbox>
+            <Checkbox>{t('我已了解，仍然同时开放免费注册和出售')}</Checkbox>
           </Form.Item>
         </>
       ) : null}

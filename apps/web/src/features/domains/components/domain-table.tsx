@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useDomains } from '../../../api/get-domains';
 import { renderTime } from '../../../components/time-text';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { usePermissions } from '../../../state/permission';
 import { useSetDns } from '../api/check-dns';
 import { CertificateCard } from './certificate-card';
@@ -24,7 +25,7 @@ type Dialog =
   | { kind: 'written'; domain: Domain; result: DnsRecordsData };
 
 function priceText(domain: Domain): string {
-  return domain.forSale ? `¥${(domain.price / 100).toFixed(2)}` : '不出售';
+  return domain.forSale ? `¥${(domain.price / 100).toFixed(2)}` : t('不出售');
 }
 
 /** /user/domain: the caller's domains with DNS state, DKIM, DNS check and set, and certificates. */
@@ -37,13 +38,15 @@ export function DomainTable() {
 
   const writeRecords = (domain: Domain) =>
     setDns.mutateAsync(domain.id).then((result) => {
-      showSuccessMessage(`已写入 ${result.records.length} 条记录，可稍后点击“检查 DNS”确认`);
+      showSuccessMessage(
+        t('已写入 {count} 条记录，可稍后点击“检查 DNS”确认', { count: result.records.length }),
+      );
       setDialog({ kind: 'written', domain, result });
     });
 
   const columns: TableProps<Domain>['columns'] = [
     {
-      title: '域名',
+      title: t('域名'),
       dataIndex: 'displayName',
       render: (displayName: string, domain) => (
         <Space orientation="vertical" size={0}>
@@ -53,7 +56,7 @@ export function DomainTable() {
       ),
     },
     {
-      title: '所有权',
+      title: t('所有权'),
       dataIndex: 'status',
       render: (status: Domain['status'], domain) =>
         status === 'pending' ? (
@@ -63,55 +66,59 @@ export function DomainTable() {
             onClick={() => setDialog({ kind: 'verify', domain })}
             data-testid={`verify-${domain.name}`}
           >
-            待验证
+            {t('待验证')}
           </Button>
         ) : (
-          <Tag color="green">已验证</Tag>
+          <Tag color="green">{t('已验证')}</Tag>
         ),
     },
     {
-      title: 'DNS 状态',
+      title: t('DNS 状态'),
       dataIndex: 'dnsStatus',
       render: (status: Domain['dnsStatus']) => <DnsStatusTag status={status} />,
     },
     {
-      title: '开放注册',
+      title: t('开放注册'),
       dataIndex: 'publicRegistration',
-      render: (open: boolean) => (open ? <Tag color="blue">开放</Tag> : <Tag>关闭</Tag>),
+      render: (open: boolean) => (open ? <Tag color="blue">{t('开放')}</Tag> : <Tag>{t('关闭')}</Tag>),
     },
-    { title: '出售价格', key: 'price', render: (_value, domain) => priceText(domain) },
-    { title: 'DKIM 选择器', dataIndex: 'dkimSelector', render: (selector: string | null) => selector ?? '—' },
-    { title: '添加时间', dataIndex: 'createdAt', render: renderTime() },
+    { title: t('出售价格'), key: 'price', render: (_value, domain) => priceText(domain) },
     {
-      title: '操作',
+      title: t('DKIM 选择器'),
+      dataIndex: 'dkimSelector',
+      render: (selector: string | null) => selector ?? '—',
+    },
+    { title: t('添加时间'), dataIndex: 'createdAt', render: renderTime() },
+    {
+      title: t('操作'),
       key: 'actions',
       render: (_value, domain) => (
         <Space size={0} wrap>
           <Button type="link" size="small" onClick={() => setDialog({ kind: 'dkim', domain })}>
-            DKIM 记录
+            {t('DKIM 记录')}
           </Button>
           <Button type="link" size="small" onClick={() => setDialog({ kind: 'check', domain })}>
-            检查 DNS
+            {t('检查 DNS')}
           </Button>
           <Popconfirm
-            title={`为 ${domain.displayName} 设置 DNS？`}
-            description="将通过已配置的 DNS 服务商写入 MX、SPF、DKIM、DMARC 记录（替换同名的旧记录）。"
-            okText="写入"
-            cancelText="取消"
+            title={t('为 {displayName} 设置 DNS？', { displayName: domain.displayName })}
+            description={t('将通过已配置的 DNS 服务商写入 MX、SPF、DKIM、DMARC 记录（替换同名的旧记录）。')}
+            okText={t('写入')}
+            cancelText={t('取消')}
             onConfirm={() => writeRecords(domain)}
           >
             <Button type="link" size="small" loading={setDns.isPending && setDns.variables === domain.id}>
-              设置 DNS
+              {t('设置 DNS')}
             </Button>
           </Popconfirm>
           <Button type="link" size="small" onClick={() => setDialog({ kind: 'provider', domain })}>
-            DNS 服务商
+            {t('DNS 服务商')}
           </Button>
           <Button type="link" size="small" onClick={() => setDialog({ kind: 'edit', domain })}>
-            编辑
+            {t('编辑')}
           </Button>
           <Button type="link" size="small" danger onClick={() => setDialog({ kind: 'delete', domain })}>
-            删除
+            {t('删除')}
           </Button>
         </Space>
       ),
@@ -121,10 +128,10 @@ export function DomainTable() {
   return (
     <>
       <Card
-        title="域名管理"
+        title={t('域名管理')}
         extra={
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ kind: 'add' })}>
-            添加域名
+            {t('添加域名')}
           </Button>
         }
       >
@@ -133,8 +140,10 @@ export function DomainTable() {
             type="warning"
             showIcon
             style={{ marginBottom: 16 }}
-            title="有域名等待验证所有权"
-            description="待验证的域名不会收取邮件，也不能创建邮箱。点击“待验证”查看要添加的 TXT 记录，添加后点击“验证”。"
+            title={t('有域名等待验证所有权')}
+            description={t(
+              '待验证的域名不会收取邮件，也不能创建邮箱。点击“待验证”查看要添加的 TXT 记录，添加后点击“验证”。',
+            )}
           />
         )}
         <Table<Domain>
@@ -144,7 +153,7 @@ export function DomainTable() {
           loading={domainsQuery.isFetching}
           scroll={{ x: 'max-content' }}
           pagination={false}
-          locale={{ emptyText: '还没有域名，点击“添加域名”开始' }}
+          locale={{ emptyText: t('还没有域名，点击“添加域名”开始') }}
         />
       </Card>
       {permissions.includes(Permission.certificates) && <CertificateCard />}
@@ -160,11 +169,11 @@ export function DomainTable() {
         <Modal
           open
           width={1100}
-          title={`已写入的记录：${dialog.domain.displayName}`}
+          title={t('已写入的记录：{displayName}', { displayName: dialog.domain.displayName })}
           onCancel={close}
           footer={
             <Button type="primary" onClick={close}>
-              关闭
+              {t('关闭')}
             </Button>
           }
         >

@@ -1,6 +1,7 @@
 import type { Domain } from '@youju/contract';
 import { Alert, Button, Descriptions, Modal, Typography } from 'antd';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useVerifyDomain } from '../api/verify-domain';
 
 interface VerifyDomainDialogProps {
@@ -19,7 +20,9 @@ export function VerifyDomainDialog({ domain, onClose }: VerifyDomainDialogProps)
   const run = () =>
     verify.mutateAsync(domain.id).then((result) => {
       if (result.status === 'active') {
-        showSuccessMessage(`${domain.displayName} 已通过验证，现在可以收信和创建邮箱了`);
+        showSuccessMessage(
+          t('{displayName} 已通过验证，现在可以收信和创建邮箱了', { displayName: domain.displayName }),
+        );
         onClose();
       }
     });
@@ -28,11 +31,11 @@ export function VerifyDomainDialog({ domain, onClose }: VerifyDomainDialogProps)
     <Modal
       open
       width={720}
-      title={`验证域名所有权：${domain.displayName}`}
+      title={t('验证域名所有权：{displayName}', { displayName: domain.displayName })}
       onCancel={onClose}
       footer={[
         <Button key="close" onClick={onClose}>
-          稍后再说
+          {t('稍后再说')}
         </Button>,
         <Button
           key="verify"
@@ -41,7 +44,7 @@ export function VerifyDomainDialog({ domain, onClose }: VerifyDomainDialogProps)
           onClick={run}
           data-testid="verify-domain"
         >
-          验证
+          {t('验证')}
         </Button>,
       ]}
     >
@@ -49,18 +52,20 @@ export function VerifyDomainDialog({ domain, onClose }: VerifyDomainDialogProps)
         type="warning"
         showIcon
         style={{ marginBottom: 16 }}
-        title="域名验证通过前不会收取邮件，也不能创建邮箱"
-        description="请在该域名的 DNS 服务商处添加下面这条 TXT 记录，生效后（通常几分钟）点击“验证”。验证通过后这条记录可以保留，也可以删除。"
+        title={t('域名验证通过前不会收取邮件，也不能创建邮箱')}
+        description={t(
+          '请在该域名的 DNS 服务商处添加下面这条 TXT 记录，生效后（通常几分钟）点击“验证”。验证通过后这条记录可以保留，也可以删除。',
+        )}
       />
       {record ? (
         <Descriptions column={1} bordered size="small" data-testid="verification-record">
-          <Descriptions.Item label="主机记录（名称）">
+          <Descriptions.Item label={t('主机记录（名称）')}>
             <Typography.Text copyable code>
               {record.name}
             </Typography.Text>
           </Descriptions.Item>
-          <Descriptions.Item label="记录类型">{record.type}</Descriptions.Item>
-          <Descriptions.Item label="记录值">
+          <Descriptions.Item label={t('记录类型')}>{record.type}</Descriptions.Item>
+          <Descriptions.Item label={t('记录值')}>
             <Typography.Text copyable code>
               {record.value}
             </Typography.Text>

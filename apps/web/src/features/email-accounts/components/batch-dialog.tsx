@@ -2,6 +2,7 @@ import { InputNumber, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { megabytesToBytes } from '../../../lib/bytes';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useBatchEditEmailAccounts } from '../api/batch-edit-email-accounts';
 
 export type BatchKind = 'extend' | 'quota';
@@ -17,16 +18,20 @@ interface BatchDialogProps {
 export function BatchDialog({ kind, ids, onClose, onDone }: BatchDialogProps) {
   const [value, setValue] = useState<number | null>(kind === 'extend' ? 30 : 1024);
   const batchMutation = useBatchEditEmailAccounts((result) => {
-    showSuccessMessage(`已修改 ${result.updated} 个邮箱`);
+    showSuccessMessage(t('已修改 {updated} 个邮箱', { updated: result.updated }));
     onDone();
   });
   const extend = kind === 'extend';
   return (
     <Modal
       open={kind !== null}
-      title={extend ? `为 ${ids.length} 个邮箱延长有效期` : `为 ${ids.length} 个邮箱设置容量`}
-      okText="确定"
-      cancelText="取消"
+      title={
+        extend
+          ? t('为 {count} 个邮箱延长有效期', { count: ids.length })
+          : t('为 {count} 个邮箱设置容量', { count: ids.length })
+      }
+      okText={t('确定')}
+      cancelText={t('取消')}
       okButtonProps={{ disabled: value === null }}
       confirmLoading={batchMutation.isPending}
       onCancel={onClose}
@@ -39,19 +44,19 @@ export function BatchDialog({ kind, ids, onClose, onDone }: BatchDialogProps) {
       }}
     >
       <InputNumber
-        aria-label={extend ? '延长天数' : '容量（MB）'}
+        aria-label={extend ? t('延长天数') : t('容量（MB）')}
         min={extend ? 1 : 0}
         max={extend ? 36500 : 1024 * 1024}
         precision={extend ? 0 : 2}
         value={value}
         onChange={setValue}
-        suffix={extend ? '天' : 'MB'}
+        suffix={extend ? t('天') : 'MB'}
         style={{ width: 200 }}
       />
       <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
         {extend
-          ? '已过期的邮箱从现在起计算；永久有效的邮箱保持不变。'
-          : '容量为 0 表示不限。已用空间超过新容量的邮箱将不再收信。'}
+          ? t('已过期的邮箱从现在起计算；永久有效的邮箱保持不变。')
+          : t('容量为 0 表示不限。已用空间超过新容量的邮箱将不再收信。')}
       </Typography.Paragraph>
     </Modal>
   );

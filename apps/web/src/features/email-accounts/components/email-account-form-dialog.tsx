@@ -7,6 +7,7 @@ import { rules } from '../../../config/validation';
 import { bytesToMegabytes, megabytesToBytes } from '../../../lib/bytes';
 import { dayjs } from '../../../lib/dates';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { usePreselectOnly } from '../../../lib/use-preselect-only';
 import { useCreateEmailAccount } from '../api/create-email-account';
 import { useEditEmailAccount } from '../api/edit-email-account';
@@ -50,11 +51,11 @@ export function EmailAccountFormDialog({ account, open, onClose }: EmailAccountF
     open && !editing,
   );
   const createMutation = useCreateEmailAccount((created) => {
-    showSuccessMessage(`已创建邮箱 ${created.email}`);
+    showSuccessMessage(t('已创建邮箱 {email}', { email: created.email }));
     onClose();
   });
   const editMutation = useEditEmailAccount((edited) => {
-    showSuccessMessage(`已保存邮箱 ${edited.email}`);
+    showSuccessMessage(t('已保存邮箱 {email}', { email: edited.email }));
     onClose();
   });
 
@@ -88,8 +89,8 @@ export function EmailAccountFormDialog({ account, open, onClose }: EmailAccountF
   return (
     <FormDialog<FormValues>
       open={open}
-      title={editing ? `编辑邮箱 ${account.email}` : '新建邮箱账号'}
-      okText={editing ? '保存' : '创建'}
+      title={editing ? t('编辑邮箱 {email}', { email: account.email }) : t('新建邮箱账号')}
+      okText={editing ? t('保存') : t('创建')}
       saving={createMutation.isPending || editMutation.isPending}
       form={form}
       formProps={{
@@ -102,56 +103,70 @@ export function EmailAccountFormDialog({ account, open, onClose }: EmailAccountF
     >
       {!editing && (
         <>
-          <Form.Item name="domainId" label="域名" rules={[{ required: true, message: '请选择域名' }]}>
+          <Form.Item name="domainId" label={t('域名')} rules={[{ required: true, message: t('请选择域名') }]}>
             <Select
-              placeholder="选择你的域名"
+              placeholder={t('选择你的域名')}
               loading={domainsQuery.isPending}
               options={(domainsQuery.data ?? []).map((domain) => ({
                 value: domain.id,
                 label: domain.displayName ?? domain.name,
               }))}
-              notFoundContent="还没有域名，请先在域名管理中添加"
+              notFoundContent={t('还没有域名，请先在域名管理中添加')}
             />
           </Form.Item>
           <Form.Item
             name="localPart"
-            label="邮箱前缀"
-            rules={[{ required: true, message: '请输入邮箱前缀' }, ...rules.optionalLocalPart]}
+            label={t('邮箱前缀')}
+            rules={[{ required: true, message: t('请输入邮箱前缀') }, ...rules.optionalLocalPart]}
           >
-            <Input placeholder="如 sales" autoComplete="off" />
+            <Input placeholder={t('如 sales')} autoComplete="off" />
           </Form.Item>
         </>
       )}
       <Form.Item
         name="password"
-        label={editing ? '新密码' : '密码'}
+        label={editing ? t('新密码') : t('密码')}
         rules={editing ? rules.optionalPassword : rules.password}
-        extra={editing ? '留空则不修改；修改后该邮箱的登录状态全部失效' : undefined}
+        extra={editing ? t('留空则不修改；修改后该邮箱的登录状态全部失效') : undefined}
       >
-        <Input.Password placeholder={editing ? '留空则不修改' : '至少 6 位'} autoComplete="new-password" />
+        <Input.Password
+          placeholder={editing ? t('留空则不修改') : t('至少 6 位')}
+          autoComplete="new-password"
+        />
       </Form.Item>
       <Form.Item
         name="quotaMb"
-        label="容量（MB）"
-        extra={editing ? undefined : '留空使用系统默认容量；0 表示不限'}
+        label={t('容量（MB）')}
+        extra={editing ? undefined : t('留空使用系统默认容量；0 表示不限')}
       >
-        <InputNumber min={0} max={1024 * 1024} precision={2} style={{ width: '100%' }} placeholder="默认" />
+        <InputNumber
+          min={0}
+          max={1024 * 1024}
+          precision={2}
+          style={{ width: '100%' }}
+          placeholder={t('默认')}
+        />
       </Form.Item>
-      <Form.Item name="expiresAt" label="过期时间" extra="留空表示永不过期">
+      <Form.Item name="expiresAt" label={t('过期时间')} extra={t('留空表示永不过期')}>
         <DatePicker
           showTime={{ format: 'HH:mm' }}
           format="YYYY-MM-DD HH:mm"
           style={{ width: '100%' }}
-          placeholder="永不过期"
+          placeholder={t('永不过期')}
         />
       </Form.Item>
       {editing && (
-        <Form.Item name="enabled" label="状态" valuePropName="checked" extra="停用后该邮箱不能登录、不再收信">
-          <Switch checkedChildren="启用" unCheckedChildren="停用" />
+        <Form.Item
+          name="enabled"
+          label={t('状态')}
+          valuePropName="checked"
+          extra={t('停用后该邮箱不能登录、不再收信')}
+        >
+          <Switch checkedChildren={t('启用')} unCheckedChildren={t('停用')} />
         </Form.Item>
       )}
-      <Form.Item name="note" label="备注" rules={[{ max: 200, message: '备注最多 200 字' }]}>
-        <Input placeholder="可选，搜索时也会匹配备注" />
+      <Form.Item name="note" label={t('备注')} rules={[{ max: 200, message: t('备注最多 200 字') }]}>
+        <Input placeholder={t('可选，搜索时也会匹配备注')} />
       </Form.Item>
     </FormDialog>
   );

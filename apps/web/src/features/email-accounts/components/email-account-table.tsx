@@ -20,6 +20,7 @@ import { renderTime } from '../../../components/time-text';
 import { useTablePaging } from '../../../components/use-table-paging';
 import { formatBytes } from '../../../lib/bytes';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useBatchEditEmailAccounts } from '../api/batch-edit-email-accounts';
 import { useDeleteEmailAccounts } from '../api/delete-email-accounts';
 import { useExportEmailAccounts } from '../api/export-email-accounts';
@@ -32,23 +33,23 @@ type DialogState = { kind: 'none' } | { kind: 'form'; account: EmailAccount | nu
 type StatusFilter = 'all' | 'enabled' | 'disabled';
 type ExpiryFilter = 'all' | 'valid' | 'expired';
 
-const sourceLabels: Record<string, string> = {
-  manual: '手动创建',
-  import: '批量导入',
-  card: '卡密兑换',
-  order: '商店购买',
-  register: '自助注册',
-  temporary: '临时邮箱',
-};
+const sourceLabels = (): Record<string, string> => ({
+  manual: t('手动创建'),
+  import: t('批量导入'),
+  card: t('卡密兑换'),
+  order: t('商店购买'),
+  register: t('自助注册'),
+  temporary: t('临时邮箱'),
+});
 
 function isExpired(account: EmailAccount): boolean {
   return account.expiresAt !== null && Date.parse(account.expiresAt) <= Date.now();
 }
 
 function StatusTag({ account }: { account: EmailAccount }) {
-  if (!account.enabled) return <Tag color="default">已停用</Tag>;
-  if (isExpired(account)) return <Tag color="warning">已过期</Tag>;
-  return <Tag color="success">正常</Tag>;
+  if (!account.enabled) return <Tag color="default">{t('已停用')}</Tag>;
+  if (isExpired(account)) return <Tag color="warning">{t('已过期')}</Tag>;
+  return <Tag color="success">{t('正常')}</Tag>;
 }
 
 function UsageCell({ account }: { account: EmailAccount }) {
@@ -58,7 +59,7 @@ function UsageCell({ account }: { account: EmailAccount }) {
     <div style={{ minWidth: 150 }}>
       <Typography.Text>
         {formatBytes(account.usedBytes, 'account')} /{' '}
-        {unlimited ? '不限' : formatBytes(account.quotaBytes, 'account')}
+        {unlimited ? t('不限') : formatBytes(account.quotaBytes, 'account')}
       </Typography.Text>
       {!unlimited && (
         <Progress
@@ -100,74 +101,79 @@ export function EmailAccountTable({ clientSettingsHref, forwardHref }: EmailAcco
   const clearSelection = () => setSelected([]);
 
   const batchMutation = useBatchEditEmailAccounts((result) => {
-    showSuccessMessage(`已修改 ${result.updated} 个邮箱`);
+    showSuccessMessage(t('已修改 {updated} 个邮箱', { updated: result.updated }));
     clearSelection();
   });
   const deleteMutation = useDeleteEmailAccounts((result) => {
-    showSuccessMessage(`已删除 ${result.deleted} 个邮箱及其邮件`);
+    showSuccessMessage(t('已删除 {deleted} 个邮箱及其邮件', { deleted: result.deleted }));
     clearSelection();
   });
   const exportMutation = useExportEmailAccounts();
 
   const columns: TableProps<EmailAccount>['columns'] = [
     {
-      title: '邮箱地址',
+      title: t('邮箱地址'),
       dataIndex: 'email',
       render: (email: string, account) => (
         <Space orientation="vertical" size={0}>
-          <Typography.Text strong copyable={{ text: email, tooltips: ['复制', '已复制'] }}>
+          <Typography.Text strong copyable={{ text: email, tooltips: [t('复制'), t('已复制')] }}>
             {email}
           </Typography.Text>
           {account.note && <Typography.Text type="secondary">{account.note}</Typography.Text>}
         </Space>
       ),
     },
-    { title: '状态', key: 'status', width: 90, render: (_value, account) => <StatusTag account={account} /> },
-    { title: '已用 / 容量', key: 'usage', render: (_value, account) => <UsageCell account={account} /> },
     {
-      title: '过期时间',
+      title: t('状态'),
+      key: 'status',
+      width: 90,
+      render: (_value, account) => <StatusTag account={account} />,
+    },
+    { title: t('已用 / 容量'), key: 'usage', render: (_value, account) => <UsageCell account={account} /> },
+    {
+      title: t('过期时间'),
       dataIndex: 'expiresAt',
-      render: renderTime('永不过期'),
+      render: renderTime(t('永不过期')),
     },
     {
-      title: '来源',
+      title: t('来源'),
       dataIndex: 'source',
-      render: (source: string) => sourceLabels[source] ?? '其他',
+      render: (source: string) => sourceLabels()[source] ?? t('其他'),
     },
-    { title: '创建时间', dataIndex: 'createdAt', render: renderTime() },
+    { title: t('创建时间'), dataIndex: 'createdAt', render: renderTime() },
     {
-      title: '操作',
+      title: t('操作'),
       key: 'actions',
       fixed: 'right',
       render: (_value, account) => (
         <Space>
           <Button type="link" size="small" onClick={() => setDialog({ kind: 'form', account })}>
-            编辑
+            {t('编辑')}
           </Button>
           {clientSettingsHref ? (
             <Link to={clientSettingsHref(account.email)}>
               <Button type="link" size="small">
-                客户端设置
+                {t('客户端设置')}
               </Button>
             </Link>
           ) : null}
           {forwardHref ? (
             <Link to={forwardHref(account.email)}>
               <Button type="link" size="small">
-                邮件转发
+                {t('邮件转发')}
               </Button>
             </Link>
           ) : null}
           <Popconfirm
-            title={`删除邮箱 ${account.email}？`}
-            description="邮箱中的全部邮件会一并删除，此操作不可撤销。"
-            okText="删除"
-            cancelText="取消"
+            title={t('删除邮箱 {email}？', { email: account.email })}
+            description={t('邮箱中的全部邮件会一并删除，此操作不可撤销。')}
+            okText={t('删除')}
+            cancelText={t('取消')}
             okButtonProps={{ danger: true, loading: deleteMutation.isPending }}
             onConfirm={() => deleteMutation.mutateAsync([account.id])}
           >
             <Button type="link" size="small" danger>
-              删除
+              {t('删除')}
             </Button>
           </Popconfirm>
         </Space>
@@ -177,21 +183,23 @@ export function EmailAccountTable({ clientSettingsHref, forwardHref }: EmailAcco
 
   return (
     <Card
-      title="邮箱账号"
+      title={t('邮箱账号')}
       extra={
         <Space wrap>
           <Button icon={<UploadOutlined />} onClick={() => setDialog({ kind: 'import' })}>
-            导入
+            {t('导入')}
           </Button>
-          <Tooltip title="按当前搜索和筛选条件导出">
+          <Tooltip title={t('按当前搜索和筛选条件导出')}>
             <Button
               icon={<DownloadOutlined />}
               loading={exportMutation.isPending}
               onClick={() =>
-                exportMutation.mutate(filters, { onSuccess: (name) => showSuccessMessage(`已导出 ${name}`) })
+                exportMutation.mutate(filters, {
+                  onSuccess: (name) => showSuccessMessage(t('已导出 {name}', { name })),
+                })
               }
             >
-              导出
+              {t('导出')}
             </Button>
           </Tooltip>
           <Button
@@ -199,7 +207,7 @@ export function EmailAccountTable({ clientSettingsHref, forwardHref }: EmailAcco
             icon={<PlusOutlined />}
             onClick={() => setDialog({ kind: 'form', account: null })}
           >
-            新建邮箱
+            {t('新建邮箱')}
           </Button>
         </Space>
       }
@@ -207,8 +215,8 @@ export function EmailAccountTable({ clientSettingsHref, forwardHref }: EmailAcco
       <Space wrap style={{ marginBottom: 16 }}>
         <Input.Search
           allowClear
-          placeholder="搜索地址、地址的一部分或备注"
-          aria-label="搜索邮箱"
+          placeholder={t('搜索地址、地址的一部分或备注')}
+          aria-label={t('搜索邮箱')}
           style={{ width: 280 }}
           onSearch={(value) => {
             setSearch(value.trim());
@@ -217,55 +225,55 @@ export function EmailAccountTable({ clientSettingsHref, forwardHref }: EmailAcco
           }}
         />
         <FilterSelect<StatusFilter>
-          label="启用状态"
+          label={t('启用状态')}
           value={status}
           onChange={filterChange(setStatus)}
           options={[
-            { value: 'all', label: '全部状态' },
-            { value: 'enabled', label: '已启用' },
-            { value: 'disabled', label: '已停用' },
+            { value: 'all', label: t('全部状态') },
+            { value: 'enabled', label: t('已启用') },
+            { value: 'disabled', label: t('已停用') },
           ]}
         />
         <FilterSelect<ExpiryFilter>
-          label="有效期"
+          label={t('有效期')}
           value={expiry}
           onChange={filterChange(setExpiry)}
           options={[
-            { value: 'all', label: '全部有效期' },
-            { value: 'valid', label: '未过期' },
-            { value: 'expired', label: '已过期' },
+            { value: 'all', label: t('全部有效期') },
+            { value: 'valid', label: t('未过期') },
+            { value: 'expired', label: t('已过期') },
           ]}
         />
       </Space>
       {selected.length > 0 && (
         <Space wrap style={{ marginBottom: 16 }} data-testid="batch-actions">
-          <Typography.Text>已选 {selected.length} 个：</Typography.Text>
+          <Typography.Text>{t('已选 {count} 个：', { count: selected.length })}</Typography.Text>
           <Button
             loading={batchMutation.isPending && batchMutation.variables?.enabled === true}
             onClick={() => batchMutation.mutate({ ids: selected, enabled: true })}
           >
-            批量启用
+            {t('批量启用')}
           </Button>
           <Button
             loading={batchMutation.isPending && batchMutation.variables?.enabled === false}
             onClick={() => batchMutation.mutate({ ids: selected, enabled: false })}
           >
-            批量停用
+            {t('批量停用')}
           </Button>
-          <Button onClick={() => setBatchKind('extend')}>延长有效期</Button>
-          <Button onClick={() => setBatchKind('quota')}>设置容量</Button>
+          <Button onClick={() => setBatchKind('extend')}>{t('延长有效期')}</Button>
+          <Button onClick={() => setBatchKind('quota')}>{t('设置容量')}</Button>
           <Popconfirm
-            title={`删除选中的 ${selected.length} 个邮箱？`}
-            description="这些邮箱中的全部邮件会一并删除，此操作不可撤销。"
-            okText="删除"
-            cancelText="取消"
+            title={t('删除选中的 {count} 个邮箱？', { count: selected.length })}
+            description={t('这些邮箱中的全部邮件会一并删除，此操作不可撤销。')}
+            okText={t('删除')}
+            cancelText={t('取消')}
             okButtonProps={{ danger: true, loading: deleteMutation.isPending }}
             onConfirm={() => deleteMutation.mutateAsync(selected)}
           >
-            <Button danger>批量删除</Button>
+            <Button danger>{t('批量删除')}</Button>
           </Popconfirm>
           <Button type="link" onClick={clearSelection}>
-            取消选择
+            {t('取消选择')}
           </Button>
         </Space>
       )}
@@ -275,13 +283,13 @@ export function EmailAccountTable({ clientSettingsHref, forwardHref }: EmailAcco
         dataSource={data?.list ?? []}
         loading={accountsQuery.isFetching}
         scroll={{ x: 'max-content' }}
-        locale={{ emptyText: search ? '没有匹配的邮箱' : '暂无邮箱账号' }}
+        locale={{ emptyText: search ? t('没有匹配的邮箱') : t('暂无邮箱账号') }}
         rowSelection={{
           selectedRowKeys: selected,
           preserveSelectedRowKeys: true,
           onChange: (keys) => setSelected(keys.map(Number)),
         }}
-        pagination={pagination(data?.total ?? 0, '个邮箱')}
+        pagination={pagination(data?.total ?? 0, t('个邮箱'))}
       />
       <EmailAccountFormDialog
         key={dialog.kind === 'form' ? (dialog.account?.id ?? 'new') : 'closed'}

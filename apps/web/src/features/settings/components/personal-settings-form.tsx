@@ -2,15 +2,16 @@ import type { PersonalSettings } from '@youju/contract';
 import { Button, Card, Form, Input } from 'antd';
 import { useEffect } from 'react';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useUpdateSettings } from '../api/update-settings';
 
 /** Display name and signature, for every role. */
 export function PersonalSettingsForm({ value }: { value: PersonalSettings }) {
   const [form] = Form.useForm<PersonalSettings>();
-  const mutation = useUpdateSettings(() => showSuccessMessage('个人设置已保存'));
+  const mutation = useUpdateSettings(() => showSuccessMessage(t('个人设置已保存')));
   useEffect(() => form.setFieldsValue(value), [form, value]);
   return (
-    <Card title="个人设置">
+    <Card title={t('个人设置')}>
       <Form<PersonalSettings>
         form={form}
         layout="vertical"
@@ -21,22 +22,22 @@ export function PersonalSettingsForm({ value }: { value: PersonalSettings }) {
       >
         <Form.Item
           name="displayName"
-          label="显示名称"
-          extra="发信时显示在发件人地址前"
-          rules={[{ max: 60, message: '显示名称最多 60 个字符' }]}
+          label={t('显示名称')}
+          extra={t('发信时显示在发件人地址前')}
+          rules={[{ max: 60, message: t('显示名称最多 60 个字符') }]}
         >
-          <Input placeholder="例如 张三" />
+          <Input placeholder={t('例如 张三')} />
         </Form.Item>
         <Form.Item
           name="signature"
-          label="邮件签名"
-          extra="写信时自动附在正文末尾"
-          rules={[{ max: 2000, message: '邮件签名最多 2000 个字符' }]}
+          label={t('邮件签名')}
+          extra={t('写信时自动附在正文末尾')}
+          rules={[{ max: 2000, message: t('邮件签名最多 2000 个字符') }]}
         >
-          <Input.TextArea rows={4} placeholder="例如 张三 | 市场部" />
+          <Input.TextArea rows={4} placeholder={t('例如 张三 | 市场部')} />
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={mutation.isPending}>
-          保存个人设置
+          {t('保存个人设置')}
         </Button>
       </Form>
     </Card>
