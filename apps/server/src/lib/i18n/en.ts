@@ -324,8 +324,7 @@ export const ENGLISH: Readonly<Record<string, string>> = {
   '容量“{}”不正确，应填写 MB 数，如 1024': 'The quota “{}” is invalid; enter megabytes, such as 1024',
   '过期时间“{}”不正确，应如 2026-12-31 或 2026-12-31 23:59，留空表示永不过期':
     'The expiry time “{}” is invalid; write it like 2026-12-31 or 2026-12-31 23:59, or leave it empty for never',
-  '状态“{}”不正确，应填写 启用 或 停用':
-    'The status “{}” is invalid; write 启用 (enabled) or 停用 (disabled)',
+  '状态“{}”不正确，应填写 启用 或 停用': 'The status “{}” is invalid; write enabled or disabled',
   '该域名所属账号的邮箱数量已达上限（{} 个），请联系管理员调整':
     'The account that owns this domain has reached its mailbox limit ({}); ask the administrator to raise it',
   '邮箱 {} 已被占用': 'The mailbox {} is taken',
@@ -542,30 +541,30 @@ export const ENGLISH: Readonly<Record<string, string>> = {
 
   // --- data texts: DNS check results (modules/dns), shown as they are by the web client
   '在域名 {} 的 DNS 解析中添加一条 {} 记录：主机记录 {}（即 {}）':
-    'in the DNS of the domain {}, add a {} record with host {} (that is {})',
+    'in the DNS of the domain {}, add a record of type {} with host {} (that is {})',
   '{}，记录值 {}': '{} and value {}',
   '{}，记录值 {}，优先级 {}': '{}, value {} and priority {}',
   '{}，无法确认 {} 记录；请稍后重试或检查 DNS 服务器设置':
     '{}, so the {} record cannot be confirmed; try again later or check the DNS server settings',
   '{}，无法读取 {} 记录；请稍后重试': '{}, so the {} record cannot be read; try again later',
-  '没有找到 MX 记录。请{}': 'No MX record found. Please {}',
+  '没有找到 MX 记录。请{}': 'No MX record found. To fix it: {}',
   'MX 记录没有指向本服务器 {}。请把 MX 记录改为：{}，并删除其他 MX 记录':
     'The MX record does not point to this server {}. Change it: {}, and delete the other MX records',
   '有优先级更高（数值更小）的 MX 记录指向其他服务器，邮件会先投递到那里。请删除它们，或把 {} 的优先级设为最小':
     'MX records with a higher priority (a smaller number) point to other servers, and mail goes there first. Delete them, or give {} the smallest priority',
   'MX 记录已指向 {}': 'The MX record points to {}',
-  '没有找到 SPF 记录。请{}': 'No SPF record found. Please {}',
+  '没有找到 SPF 记录。请{}': 'No SPF record found. To fix it: {}',
   '有 {} 条 SPF 记录，收件方会判定为错误（RFC 7208 第 4.5 节）。请合并为一条：{}':
     'There are {} SPF records, which receivers treat as an error (RFC 7208 section 4.5). Merge them into one: {}',
   'SPF 记录没有包含本服务器 {}，从本服务器发出的邮件会被判为伪造。请在 SPF 记录中加入 a:{}{}，例如：{}':
     'The SPF record does not include this server {}, so mail sent from it will be judged forged. Add a:{}{} to the SPF record, for example: {}',
   ' 或 mx': ' or mx',
   'SPF 记录已包含本服务器': 'The SPF record includes this server',
-  '没有找到选择器 {} 的 DKIM 记录。请{}': 'No DKIM record found for the selector {}. Please {}',
+  '没有找到选择器 {} 的 DKIM 记录。请{}': 'No DKIM record found for the selector {}. To fix it: {}',
   'DKIM 记录的公钥与本服务器的密钥不一致，签名将无法通过验证。请把记录值改为：{}':
     'The public key in the DKIM record does not match this server’s key, so signatures will fail verification. Change the value to: {}',
   '选择器 {} 的 DKIM 公钥正确': 'The DKIM public key of the selector {} is correct',
-  '没有找到 DMARC 记录。请{}': 'No DMARC record found. Please {}',
+  '没有找到 DMARC 记录。请{}': 'No DMARC record found. To fix it: {}',
   '有 {} 条 DMARC 记录，收件方会忽略全部（RFC 7489 第 6.6.3 节）。请只保留一条：{}':
     'There are {} DMARC records, and receivers ignore them all (RFC 7489 section 6.6.3). Keep only one: {}',
   'DMARC 记录无法解析：必须以 v=DMARC1 开头，且 p= 为 none、quarantine 或 reject。请改为：{}':
