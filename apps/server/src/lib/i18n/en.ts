@@ -685,4 +685,53 @@ export const ENGLISH: Readonly<Record<string, string>> = {
   'SMTP：大量投递到不存在的邮箱（疑似地址探测）':
     'SMTP: many deliveries to nonexistent mailboxes (probably address probing)',
   'SMTP：多次发送裸 CR/LF（疑似 SMTP 走私）': 'SMTP: bare CR/LF sent repeatedly (probably SMTP smuggling)',
+
+  // --- data texts: the certificates screen (what is wrong with a certificate, the last ACME error)
+  '{} 不是有效的 PEM 证书': '{} is not a valid PEM certificate',
+  '{} 不是有效的 PEM 私钥': '{} is not a valid PEM private key',
+  '{} 与证书不匹配，请放入签发该证书时使用的私钥':
+    '{} does not match the certificate; put there the private key the certificate was issued for',
+  '证书已过期，请续期（例如 certbot renew）后重新加载':
+    'The certificate has expired; renew it (with certbot renew, say) and reload',
+  '证书尚未生效，请检查本机时间': 'The certificate is not valid yet; check this machine’s clock',
+  '证书无法使用：{}': 'The certificate cannot be used: {}',
+  '缺少 {} 或 {}': '{} or {} is missing',
+  '无法连接 ACME 服务器 {}（{}），请检查 ACME_DIRECTORY_URL 与网络':
+    'Cannot connect to the ACME server {} ({}); check ACME_DIRECTORY_URL and the network',
+  '无法解析 ACME 服务器 {} 的域名（{}）': 'Cannot resolve the name of the ACME server {} ({})',
+  'ACME 服务器 {} 的证书不受信任（{}）；私有 CA 请用 ACME_CA_BUNDLE 指定其根证书':
+    'The certificate of the ACME server {} is not trusted ({}); for a private CA, name its root certificate in ACME_CA_BUNDLE',
+  '连接 ACME 服务器 {} 超时，请稍后重试': 'Connecting to the ACME server {} timed out; try again later',
+  'ACME 签发失败：{}': 'ACME issuance failed: {}',
+  'CA 没有为 {} 提供 {} 验证方式': 'The CA offers {} no challenge of type {}',
+  '{} 的 {} 验证失败：{}': 'Validating {} by {} failed: {}',
+  'CA 长时间未完成验证，稍后重试': 'The CA took too long to validate; will retry later',
+  'ACME 验证记录清理失败：{}': 'Cleaning up the ACME validation record failed: {}',
+  'CA 拒绝了证书请求（订单无效）': 'The CA refused the certificate request (the order is invalid)',
+  'CA 长时间未签发证书，稍后重试': 'The CA took too long to issue the certificate; will retry later',
+  'CA 返回的证书为空': 'The CA returned an empty certificate',
+  'CA 返回的证书与私钥不匹配': 'The certificate the CA returned does not match the private key',
+  'ACME 地址必须是 https：{}': 'The ACME address must be https: {}',
+  'ACME 服务器的应答过大': 'The ACME server’s answer is too large',
+  'ACME 服务器返回了无效的 JSON': 'The ACME server returned invalid JSON',
+  '连接 {} 超时': 'Connecting to {} timed out',
+  '域名 {} 没有配置 DNS 服务商（RFC 2136），无法用 DNS-01 为 {} 申请证书':
+    'The domain {} has no DNS provider (RFC 2136), so no certificate can be requested for {} with DNS-01',
+  '{} 不属于本系统中的任何域名，无法用 DNS-01 申请证书；请先添加域名并配置 DNS 服务商':
+    '{} belongs to no domain of this system, so DNS-01 cannot be used; add the domain and set up its DNS provider first',
+  '写入 DNS 记录失败：{}': 'Writing the DNS record failed: {}',
+  'DNS 服务器 {} 没有应答，无法写入 DNS-01 验证记录':
+    'The DNS server {} did not answer, so the DNS-01 validation record cannot be written',
+  'DNS 服务器拒绝了 TSIG 密钥“{}”，请检查域名的 DNS 服务商设置':
+    'The DNS server refused the TSIG key “{}”; check the domain’s DNS provider settings',
+  'DNS 服务器 {} 拒绝写入区域 {}（{}），请检查授权（update-policy）':
+    'The DNS server {} refused to write the zone {} ({}); check its authorization (update-policy)',
+  '写入 DNS-01 验证记录失败（{}：{}）': 'Writing the DNS-01 validation record failed ({}: {})',
+  'DNS-01 验证记录 {} 在 {} 秒内未出现在权威服务器 {} 上，请检查区域同步':
+    'The DNS-01 validation record {} did not appear within {} seconds on the authoritative servers {}; check the zone’s replication',
+  '已停止等待 DNS-01 验证记录（服务正在关闭）':
+    'Stopped waiting for the DNS-01 validation record (the service is shutting down)',
+  'DNS 服务器地址“{}”格式不正确，请重新设置 DNS 服务商':
+    'The DNS server address “{}” is malformed; set up the DNS provider again',
+  '命令行或程序（node）': 'Command line or program (node)',
 };
