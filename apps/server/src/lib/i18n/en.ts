@@ -734,4 +734,50 @@ export const ENGLISH: Readonly<Record<string, string>> = {
   'DNS 服务器地址“{}”格式不正确，请重新设置 DNS 服务商':
     'The DNS server address “{}” is malformed; set up the DNS provider again',
   '命令行或程序（node）': 'Command line or program (node)',
+
+  // --- data texts: why a webhook delivery failed (testWebhook, getWebhookDeliveries)
+  '目标 {} 指向本机、内网或保留地址（{}），已拒绝；需要时请管理员设置 WEBHOOK_ALLOW_PRIVATE=1':
+    'Refused: the target {} points to a loopback, private or reserved address ({}); an administrator can set WEBHOOK_ALLOW_PRIVATE=1 if needed',
+  '无法解析 {}': 'Cannot resolve {}',
+  '只支持 http 和 https': 'Only http and https are supported',
+  '地址无效：{}': 'Invalid address: {}',
+  '服务停止，投递中断': 'The service stopped; the delivery was interrupted',
+  '超过 {} 秒没有完成': 'Not finished within {} seconds',
+  'Telegram：{}': 'Telegram: {}',
+  'Telegram 返回 HTTP {}': 'Telegram answered HTTP {}',
+  '邮件已被删除，不再投递': 'The message has been deleted; no longer delivered',
+  '多次重试仍未成功，已放弃：{}': 'Gave up after repeated retries: {}',
+  '内部错误：{}': 'Internal error: {}',
+
+  // --- data texts: a sent message's deliveries (getSentDetail); a remote server's answer stays as it came
+  投递因服务停止而中断: 'Delivery was interrupted because the service stopped',
+  '550 5.1.1 本站没有收件人 {}（邮箱不存在、已停用或已过期）':
+    '550 5.1.1 No recipient {} here (the mailbox does not exist, is disabled or has expired)',
+  '550 5.7.1 收件人的内容过滤规则拒收了这封邮件':
+    '550 5.7.1 The recipient’s filter rules rejected this message',
+  '550 5.7.1 发件域的 DMARC 策略要求拒收这封邮件':
+    '550 5.7.1 The sender domain’s DMARC policy requires rejecting this message',
+  '552 5.3.4 邮件结构超出本站限制': '552 5.3.4 The message structure exceeds this site’s limits',
+  '452 4.2.2 收件人邮箱已满': '452 4.2.2 The recipient’s mailbox is full',
+  '451 4.3.0 本站存储暂时不可用': '451 4.3.0 Storage here is temporarily unavailable',
+  '中继地址无效，请管理员检查发信中继设置':
+    'The relay address is invalid; the administrator should check the relay setting',
+  '250 已被收件人的过滤规则丢弃': '250 Discarded by the recipient’s filter rules',
+  '250 已投递到本站邮箱（{}）': '250 Delivered to a mailbox here ({})',
+  '多次重试仍未送达，已放弃（共 {} 次）：{}':
+    'Not delivered after repeated retries; gave up ({} attempts): {}',
+  '内部错误：没有投递结果': 'Internal error: no delivery result',
+  '收件域名 {} 声明不接收邮件（null MX，RFC 7505）':
+    'The recipient domain {} declares that it accepts no mail (null MX, RFC 7505)',
+  '收件域名 {} 不存在（DNS 查询无此域名）': 'The recipient domain {} does not exist (DNS has no such domain)',
+  '查询 {} 的 MX 记录失败（{}），稍后重试': 'Looking up the MX records of {} failed ({}); will retry later',
+  '{} 没有 A/AAAA 记录': '{} has no A/AAAA record',
+  '{}[{}]：{}': '{}[{}]: {}',
+  '无法连接收件域名 {} 的邮件服务器：{}': 'Cannot connect to the mail servers of the recipient domain {}: {}',
+  '{}；{}': '{}; {}',
+  '中继服务器拒绝了登录凭据（{}），请管理员检查中继设置':
+    'The relay server refused the login credentials ({}); the administrator should check the relay setting',
+  '{}：{} {}': '{}: {} {}',
+  '连接 {}': 'connecting to {}',
+  '{}：服务器没有答复这个收件人': '{}: the server gave no answer for this recipient',
 };
