@@ -780,4 +780,10 @@ export const ENGLISH: Readonly<Record<string, string>> = {
   '{}：{} {}': '{}: {} {}',
   '连接 {}': 'connecting to {}',
   '{}：服务器没有答复这个收件人': '{}: the server gave no answer for this recipient',
+
+  // --- data texts: the store (why an address cannot be had, the pay methods' names)
+  支付宝: 'Alipay',
+  微信支付: 'WeChat Pay',
+  'QQ 钱包': 'QQ Wallet',
+  人工确认付款: 'Manual payment',
 };
