@@ -166,4 +166,35 @@ describe('failures in English over HTTP', () => {
       /^MAIL_HOSTNAME（elsewhere\.youju\.test）解析到 192\.0\.2\.77/,
     );
   });
+  it('data texts: a session’s device, a failed login’s reason, the pay methods', async () => {
+    const chrome =
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+    const username = uniqueUsername('device');
+    const user = await createUser(server, username);
+    await call('POST', 'login', { body: { username, password: 'wrong-password-1' } });
+    const login = await callApi(server.baseUrl, 'POST', 'login', {
+      body: { username, password: user.password },
+      headers: { 'user-agent': chrome },
+    });
+    const token = (login.body as { data: { token: string } }).data.token;
+    const sessions = await server.api('GET', 'user/getSessions', { token, headers: EN });
+    expectOk(sessions.body);
+    expect(sessions.body.data.map((session) => session.device)).toContain('Windows PC · Chrome 120');
+    const chineseSessions = await server.api('GET', 'user/getSessions', { token });
+    expectOk(chineseSessions.body);
+    expect(chineseSessions.body.data.map((session) => session.device)).toContain(
+      'Windows 电脑 · Chrome 浏览器 120',
+    );
+
+    const history = (await callApi(server.baseUrl, 'GET', 'user/getLoginHistory', { token, headers: EN }))
+      .body as { data: { list: { reason: string; success: boolean }[] } };
+    expect(history.data.list.filter((item) => !item.success).map((item) => item.reason)).toContain(
+      'Wrong password',
+    );
+
+    const methods = (await callApi(server.baseUrl, 'GET', 'getPayMethods', { headers: EN })).body as {
+      data: { id: string; name: string }[];
+    };
+    for (const method of methods.data) expect(method.name).not.toMatch(CJK);
+  });
 });
