@@ -202,7 +202,7 @@ export const ENGLISH: Readonly<Record<string, string>> = {
   '（{}）': ' ({})',
   '：{}': ': {}',
   '{} 拒绝了访问密钥{}：请检查 {} 是否正确、是否已停用，以及{}；本机时间也须准确':
-    '{} refused the access key{}: check that {} are right and not disabled, and {}; this machine’s clock must also be accurate',
+    '{} refused the access key{}: check {} (correct and not disabled), and check {}; this machine’s clock must also be accurate',
   '在 {} 账户中找不到域名（区域）{}{}：请先在 {} 控制台添加该域名，或检查“区域”是否填写正确':
     'The {} account has no domain (zone) {}{}: add it in the {} console first, or check the “Zone” field',
   '{} 接口调用过于频繁，已被限流{}，请稍后再试': 'Too many calls to the {} API: throttled{}; try again later',
