@@ -168,7 +168,8 @@ function reachesMsg(node) {
 /**
  * Files whose every Chinese text reaches people through a route that localizes it (`localize()`):
  * field labels and the schemas' descriptions (named by validation messages), the DNS check's
- * advice, device names, the dashboard's axes.
+ * advice, device names, the dashboard's axes, why a copy was not forwarded, why a webhook or a
+ * message's delivery failed, what is wrong with a certificate.
  */
 const LOCALIZED_FILES = [
   /^packages\/contract\/src\/field-labels\.ts$/,
@@ -176,6 +177,10 @@ const LOCALIZED_FILES = [
   /^apps\/server\/src\/modules\/dns\/dns-(records|hostname|lookup)\.ts$/,
   /^apps\/server\/src\/modules\/security\/user-agent\.ts$/,
   /^apps\/server\/src\/modules\/dashboard\/dashboard-service\.ts$/,
+  /^apps\/server\/src\/modules\/forwarding\/forward-enqueue\.ts$/,
+  /^apps\/server\/src\/modules\/webhooks\/(safe-post|webhook-worker)\.ts$/,
+  /^apps\/server\/src\/modules\/sending\/(delivery-worker|mx-route|smtp-delivery)\.ts$/,
+  /^apps\/server\/src\/modules\/certificates\/(certificate-store|acme-transport|acme-dns)\.ts$/,
 ];
 function localizedFile(path) {
   const file = relative(root, path);

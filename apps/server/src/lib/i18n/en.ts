@@ -775,6 +775,7 @@ export const ENGLISH: Readonly<Record<string, string>> = {
   '{}[{}]：{}': '{}[{}]: {}',
   '无法连接收件域名 {} 的邮件服务器：{}': 'Cannot connect to the mail servers of the recipient domain {}: {}',
   '{}；{}': '{}; {}',
+  '；': '; ',
   '中继服务器拒绝了登录凭据（{}），请管理员检查中继设置':
     'The relay server refused the login credentials ({}); the administrator should check the relay setting',
   '{}：{} {}': '{}: {} {}',
@@ -786,4 +787,24 @@ export const ENGLISH: Readonly<Record<string, string>> = {
   微信支付: 'WeChat Pay',
   'QQ 钱包': 'QQ Wallet',
   人工确认付款: 'Manual payment',
+
+  // --- data texts: why the latest copy was not forwarded (getForward)
+  '已达每小时发信上限（{} 封），这封邮件未转发':
+    'The hourly sending limit ({}) was reached; this message was not forwarded',
+  '已达每天发信上限（{} 封），这封邮件未转发':
+    'The daily sending limit ({}) was reached; this message was not forwarded',
+  '退信（发件人为空）不转发，以免形成退信循环':
+    'Bounces (empty sender) are not forwarded, to avoid bounce loops',
+  '这封邮件已经被本站转发过一次，为防止转发循环不再转发':
+    'This message was already forwarded by this site once; not forwarded again, to prevent a loop',
+  '这封邮件已经过 {} 次中转，可能存在转发循环，不再转发':
+    'This message has passed {} relays and may be looping; not forwarded',
+  '这封邮件来自转发目标地址本身，为防止转发循环不再转发':
+    'This message came from the forwarding address itself; not forwarded, to prevent a loop',
+  垃圾邮件不转发: 'Spam is not forwarded',
+  临时邮箱和自助注册的邮箱不能把邮件转发到站外:
+    'Temporary and self-registered mailboxes cannot forward mail elsewhere',
+  '转发目标已是本站的地址，不再转发': 'The forwarding address is on this site; not forwarded',
+  '发件人地址无法改写（SRS），这封邮件未转发':
+    'The sender address could not be rewritten (SRS); this message was not forwarded',
 };
