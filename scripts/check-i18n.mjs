@@ -2,8 +2,10 @@
 // The two languages of the interface and the API (issue 17 item 7), checked against the code:
 //   web: Chinese text in apps/web/src outside a `t('…')` call (it would stay Chinese in English),
 //        and a `t()` key without its English entry in apps/web/src/lib/i18n/en/*.json;
-//   server: a message that can reach `msg` (an ApiError's, a `msg:` property's, DefaultMessage's)
-//        without an entry in apps/server/src/lib/i18n/en.ts (template values as `{}`).
+//   server: a message that can reach `msg` (an ApiError's, a `msg:`, `detail:` or
+//        `hostnameWarning:` property's, a message constant's, DefaultMessage's), a field label or schema description
+//        (named by validation messages), or a text of a file whose texts routes localize, without
+//        an entry in apps/server/src/lib/i18n/en.ts (template values as `{}`).
 // `node scripts/check-i18n.mjs [--summary]` prints each finding as `file:line kind: text` (or the
 // counts per file) and exits 1 when there is one. Files still listed in scripts/i18n-pending.json
 // are not yet converted: they are counted, not failed. `i18n-exempt` on a text's line (or the
@@ -13,7 +15,8 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+// CHECK_I18N_ROOT: another tree laid out like this one (the script's tests check small ones).
+const root = process.env.CHECK_I18N_ROOT ?? fileURLToPath(new URL('..', import.meta.url));
 const CJK = /[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]/;
 const summary = process.argv.includes('--summary');
 
@@ -120,6 +123,8 @@ const serverFiles = [
     (path) => !path.includes('/db/migrations/') && !path.includes('/lib/i18n/'),
   ),
   join(root, 'packages/contract/src/errors.ts'),
+  join(root, 'packages/contract/src/field-labels.ts'),
+  ...files(join(root, 'packages/contract/src/schemas'), /\.ts$/),
 ].filter((path) => {
   try {
     return statSync(path).isFile();
@@ -127,6 +132,8 @@ const serverFiles = [
     return false;
   }
 });
+/** Properties whose text is shown as it is (a failure's message, a DNS record's or certificate's advice). */
+const MESSAGE_PROPERTIES = new Set(['msg', 'detail', 'hostnameWarning']);
 function reachesMsg(node) {
   // new ApiError(code, '…'), ApiError.badRequest('…') and the like, `msg: '…'`, DefaultMessage entries
   for (let at = node.parent, depth = 0; at && depth < 4; at = at.parent, depth++) {
@@ -143,11 +150,46 @@ function reachesMsg(node) {
       at.expression.expression.text === 'ApiError'
     )
       return true;
-    if (ts.isPropertyAssignment(at) && ts.isIdentifier(at.name) && at.name.text === 'msg') return true;
+    if (ts.isPropertyAssignment(at) && ts.isIdentifier(at.name) && MESSAGE_PROPERTIES.has(at.name.text))
+      return true;
     if (ts.isVariableDeclaration(at) && ts.isIdentifier(at.name) && /MESSAGE|Message$/.test(at.name.text))
+      return true;
+    // `const WRONG_CREDENTIALS = '用户名或密码错误'`: a message kept in a constant for its throws
+    if (
+      ts.isVariableDeclaration(at) &&
+      at.initializer === node &&
+      ts.isIdentifier(at.name) &&
+      /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/.test(at.name.text)
+    )
       return true;
   }
   return false;
+}
+/**
+ * Files whose every Chinese text reaches people through a route that localizes it (`localize()`):
+ * field labels and the schemas' descriptions (named by validation messages), the DNS check's
+ * advice, device names, the dashboard's axes, why a copy was not forwarded, why a webhook or a
+ * message's delivery failed, what is wrong with a certificate.
+ */
+const LOCALIZED_FILES = [
+  /^packages\/contract\/src\/field-labels\.ts$/,
+  /^packages\/contract\/src\/schemas\//,
+  /^apps\/server\/src\/modules\/dns\/dns-(records|hostname|lookup)\.ts$/,
+  /^apps\/server\/src\/modules\/security\/user-agent\.ts$/,
+  /^apps\/server\/src\/modules\/dashboard\/dashboard-service\.ts$/,
+  /^apps\/server\/src\/modules\/forwarding\/forward-enqueue\.ts$/,
+  /^apps\/server\/src\/modules\/webhooks\/(safe-post|webhook-worker)\.ts$/,
+  /^apps\/server\/src\/modules\/sending\/(delivery-worker|mx-route|smtp-delivery)\.ts$/,
+  /^apps\/server\/src\/modules\/certificates\/(certificate-store|acme-transport|acme-dns)\.ts$/,
+];
+function localizedFile(path) {
+  const file = relative(root, path);
+  return LOCALIZED_FILES.some((pattern) => pattern.test(file));
+}
+/** In a schema, only a field's description is read by people (in a validation message). */
+function isDescription(node) {
+  const at = node.parent;
+  return ts.isPropertyAssignment(at) && ts.isIdentifier(at.name) && at.name.text === 'description';
 }
 for (const path of serverFiles) {
   const source = sourceOf(path);
@@ -157,7 +199,9 @@ for (const path of serverFiles) {
         ts.isNoSubstitutionTemplateLiteral(node) ||
         ts.isTemplateExpression(node)) &&
       CJK.test(templateKey(node)) &&
-      reachesMsg(node)
+      (relative(root, path).startsWith('packages/contract/src/schemas/')
+        ? isDescription(node)
+        : localizedFile(path) || reachesMsg(node))
     ) {
       const key = templateKey(node);
       if (!serverEnglish.has(key)) report(path, node, 'server-no-english', key);

@@ -53,16 +53,27 @@ function compiled(): Pattern[] {
   return patterns;
 }
 
+/**
+ * How deep values are translated in turn: a message's value can itself be a built text (a field's
+ * label `密码（password）` in a validation message, a DNS record's `在域名 … 添加 …，记录值 …`).
+ */
+const MAX_DEPTH = 3;
+
 /** English for a message (see the module's comment); the message itself when it has no entry. */
 export function toEnglish(message: string): string {
+  return translate(message, 0);
+}
+
+function translate(message: string, depth: number): string {
   const exact = ENGLISH[message];
   if (exact !== undefined) return exact;
   // Only a message with Chinese in it can have an entry (and messages are short: this runs on errors).
-  if (!/[\u3000-\u9fff\uff00-\uffef]/.test(message) || message.length > 2000) return message;
+  if (depth > MAX_DEPTH || !/[\u3000-\u9fff\uff00-\uffef]/.test(message) || message.length > 2000)
+    return message;
   for (const { regex, english } of compiled()) {
     const match = regex.exec(message);
     if (!match) continue;
-    const values = match.slice(1).map((value) => ENGLISH[value] ?? value);
+    const values = match.slice(1).map((value) => translate(value, depth + 1));
     let index = 0;
     return english.replace(/\{\}/g, () => values[index++] ?? '');
   }

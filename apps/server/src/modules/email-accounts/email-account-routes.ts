@@ -16,6 +16,7 @@ import {
   UpdatedCount,
 } from '@youju/contract';
 import { Envelope, ok } from '../../lib/envelope.js';
+import { localize, requestLanguage } from '../../lib/i18n/index.js';
 import { caller, requireRole } from '../../plugins/authentication.js';
 
 /** An import carries a whole CSV file in its JSON body. */
@@ -83,7 +84,17 @@ export const emailAccountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       bodyLimit: IMPORT_BODY_LIMIT,
       schema: { body: ImportEmailAccountBody, response: { 200: Envelope(ImportEmailAccountData) } },
     },
-    async (request) => ok(await emailAccounts.importCsv(caller(request), request.body)),
+    async (request) => {
+      // Why a row was refused is read by the importer: in their language.
+      const result = await emailAccounts.importCsv(caller(request), request.body);
+      const language = requestLanguage(request.headers['accept-language']);
+      return ok({
+        ...result,
+        rows: result.rows.map((row) =>
+          row.reason === undefined ? row : { ...row, reason: localize(row.reason, language) },
+        ),
+      });
+    },
   );
   app.get(
     '/exportEmailAccount',

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AddBlacklistQuery, BlacklistList, RemoveBlacklistQuery } from '@youju/contract';
 import { EmptyEnvelope, Envelope, ok } from '../../lib/envelope.js';
+import { localize, requestLanguage } from '../../lib/i18n/index.js';
 import { requireRole } from '../../plugins/authentication.js';
 
 /** The IP blacklist under /api/waf, administrators only. */
@@ -12,7 +13,13 @@ export const firewallRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/getBlacklist',
     { onRequest: admin, schema: { response: { 200: Envelope(BlacklistList) } } },
-    async () => ok(await blacklist.list()),
+    async (request) => {
+      // An automatic block's reason is written by the server: read in the caller's language (an
+      // administrator's own reason is left as typed).
+      const language = requestLanguage(request.headers['accept-language']);
+      const entries = await blacklist.list();
+      return ok(entries.map((entry) => ({ ...entry, reason: localize(entry.reason, language) })));
+    },
   );
   app.get(
     '/addBlacklistIP',

@@ -1,7 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ForwardQuery, ForwardSetting, SetForward } from '@youju/contract';
+import type { FastifyRequest } from 'fastify';
 import { Envelope, ok } from '../../lib/envelope.js';
+import { type Language, localize, requestLanguage } from '../../lib/i18n/index.js';
 import { caller, requireRole } from '../../plugins/authentication.js';
+
+/** Why the latest copy was not forwarded, in the caller's language. */
+function inLanguage(setting: ForwardSetting, language: Language): ForwardSetting {
+  const skipped = setting.lastSkipped;
+  return skipped
+    ? { ...setting, lastSkipped: { ...skipped, reason: localize(skipped.reason, language) } }
+    : setting;
+}
+const languageOf = (request: FastifyRequest) => requestLanguage(request.headers['accept-language']);
 
 /** Mail forwarding under /api/user: a mailbox its own, system users the mailboxes they manage. */
 export const forwardRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -11,11 +22,12 @@ export const forwardRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/getForward',
     { onRequest: anyone, schema: { querystring: ForwardQuery, response: { 200: Envelope(ForwardSetting) } } },
-    async (request) => ok(await forwards.get(caller(request), request.query.address)),
+    async (request) =>
+      ok(inLanguage(await forwards.get(caller(request), request.query.address), languageOf(request))),
   );
   app.post(
     '/setForward',
     { onRequest: anyone, schema: { body: SetForward, response: { 200: Envelope(ForwardSetting) } } },
-    async (request) => ok(await forwards.set(caller(request), request.body)),
+    async (request) => ok(inLanguage(await forwards.set(caller(request), request.body), languageOf(request))),
   );
 };

@@ -18,6 +18,7 @@ import {
 } from '@youju/contract';
 import type { FastifyRequest } from 'fastify';
 import { Envelope, ok } from '../../lib/envelope.js';
+import { localize, requestLanguage } from '../../lib/i18n/index.js';
 import { caller, clientInfo, requireRole } from '../../plugins/authentication.js';
 
 /** This site as the request reached it, for notify and return URLs when no site address is set. */
@@ -45,12 +46,25 @@ export const storeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/checkAddress',
     { schema: { querystring: CheckAddressQuery, response: { 200: Envelope(CheckAddressData) } } },
-    async (request) =>
-      ok(await orders.checkAddress(request.query.domainId, request.query.localPart, clientInfo(request))),
+    async (request) => {
+      // Why an address cannot be had, and the pay methods' names, are read by buyers: in their language.
+      const answer = await orders.checkAddress(
+        request.query.domainId,
+        request.query.localPart,
+        clientInfo(request),
+      );
+      const language = requestLanguage(request.headers['accept-language']);
+      return ok(
+        answer.reason === undefined ? answer : { ...answer, reason: localize(answer.reason, language) },
+      );
+    },
   );
-  app.get('/getPayMethods', { schema: { response: { 200: Envelope(PayMethodList) } } }, async () =>
-    ok(await orders.payMethods()),
-  );
+  app.get('/getPayMethods', { schema: { response: { 200: Envelope(PayMethodList) } } }, async (request) => {
+    const language = requestLanguage(request.headers['accept-language']);
+    return ok(
+      (await orders.payMethods()).map((method) => ({ ...method, name: localize(method.name, language) })),
+    );
+  });
   app.post(
     '/buyEmail',
     { schema: { body: BuyEmailBody, response: { 200: Envelope(BuyEmailData) } } },

@@ -6,6 +6,7 @@ import { rfc5322Date } from '../../protocols/mime/date-time.js';
 
 /** Who a bounce comes from (RFC 5321 section 4.5.5 leaves the name free; MAILER-DAEMON is usage). */
 export const BOUNCE_LOCAL_PART = 'MAILER-DAEMON';
+// i18n-exempt: a bounce is mail, written in Chinese like the rest of its content (issue 17 item 7)
 const BOUNCE_DISPLAY_NAME = '邮件系统退信';
 
 /** One recipient whose delivery failed, as the bounce reports it. */

@@ -20,6 +20,7 @@ import {
 } from '@youju/contract';
 import { ApiError } from '../../lib/api-error.js';
 import { EmptyEnvelope, Envelope, ok } from '../../lib/envelope.js';
+import { localize, requestLanguage } from '../../lib/i18n/index.js';
 import { caller, requireRole } from '../../plugins/authentication.js';
 import { contentDisposition } from '../../protocols/mime/content-disposition.js';
 import { uploadOwner } from './upload-service.js';
@@ -106,7 +107,22 @@ export const sendingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/getSentDetail',
     { onRequest: sender, schema: { querystring: IdQuery, response: { 200: Envelope(SentDetail) } } },
-    async (request) => ok(await sending.detail(caller(request), request.query.id)),
+    async (request) => {
+      // A delivery's error is the remote server's answer or the server's own explanation (in
+      // Chinese): the latter is read in the caller's language, a remote answer stays as it came.
+      const detail = await sending.detail(caller(request), request.query.id);
+      const language = requestLanguage(request.headers['accept-language']);
+      return ok({
+        ...detail,
+        deliveries: detail.deliveries.map((delivery) => ({
+          ...delivery,
+          lastError: delivery.lastError === null ? null : localize(delivery.lastError, language),
+          ...(typeof delivery.remoteResponse === 'string'
+            ? { remoteResponse: localize(delivery.remoteResponse, language) }
+            : {}),
+        })),
+      });
+    },
   );
 
   app.get('/sentRaw/:id', { onRequest: sender, schema: { params: IdParams } }, async (request, reply) => {

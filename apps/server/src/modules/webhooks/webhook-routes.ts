@@ -14,6 +14,7 @@ import {
   WebhookTestResult,
 } from '@youju/contract';
 import { EmptyEnvelope, Envelope, ok } from '../../lib/envelope.js';
+import { localize, requestLanguage } from '../../lib/i18n/index.js';
 import { caller, requireRole } from '../../plugins/authentication.js';
 
 /** Webhooks and Telegram under /api/user: each system account manages its own. */
@@ -47,7 +48,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/testWebhook',
     { onRequest: systemUser, schema: { body: IdBody, response: { 200: Envelope(WebhookTestResult) } } },
-    async (request) => ok(await webhooks.test(caller(request), request.body.id)),
+    async (request) => {
+      // Why a delivery failed is written by the server: read in the caller's language.
+      const result = await webhooks.test(caller(request), request.body.id);
+      const language = requestLanguage(request.headers['accept-language']);
+      return ok({ ...result, error: result.error === null ? null : localize(result.error, language) });
+    },
   );
   app.get(
     '/getWebhookDeliveries',
@@ -55,7 +61,17 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: systemUser,
       schema: { querystring: WebhookDeliveriesQuery, response: { 200: Envelope(Page(WebhookDelivery)) } },
     },
-    async (request) => ok(await webhooks.deliveries(caller(request), request.query)),
+    async (request) => {
+      const page = await webhooks.deliveries(caller(request), request.query);
+      const language = requestLanguage(request.headers['accept-language']);
+      return ok({
+        ...page,
+        list: page.list.map((delivery) => ({
+          ...delivery,
+          lastError: delivery.lastError === null ? null : localize(delivery.lastError, language),
+        })),
+      });
+    },
   );
   app.get(
     '/getTelegram',
