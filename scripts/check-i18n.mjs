@@ -86,17 +86,20 @@ for (const path of files(join(root, 'apps/web/src'), /\.tsx?$/)) {
       const text = ts.isJsxText(node) ? node.text : templateKey(node);
       if (CJK.test(text)) {
         const call = node.parent;
-        const inT =
-          call &&
-          ts.isCallExpression(call) &&
-          call.arguments[0] === node &&
-          ts.isIdentifier(call.expression) &&
-          call.expression.text === 't';
+        const callee =
+          call && ts.isCallExpression(call) && ts.isIdentifier(call.expression) ? call.expression.text : null;
+        // t('文本') and tc('context', '文本'), whose entry is keyed 'context|文本'.
+        const context =
+          callee === 'tc' && call.arguments[1] === node && ts.isStringLiteral(call.arguments[0])
+            ? call.arguments[0].text
+            : null;
+        const inT = (callee === 't' && call.arguments[0] === node) || context !== null;
         if (!inT) report(path, node, 'not-in-t', text);
         else if (ts.isTemplateExpression(node)) report(path, node, 'template-in-t', text);
         else {
-          webKeys.add(text);
-          if (!(text in webEnglish)) report(path, node, 'no-english', text);
+          const key = context === null ? text : `${context}|${text}`;
+          webKeys.add(key);
+          if (!(key in webEnglish)) report(path, node, 'no-english', key);
         }
       }
     }

@@ -117,3 +117,26 @@ describe('the server part', () => {
     SLOW,
   );
 });
+
+describe('the web part', () => {
+  it(
+    "keys tc('context', text) by context|text, and finds text outside t() and keys without English",
+    () => {
+      const result = checkTree({
+        'apps/web/src/lib/i18n/en/common.json': JSON.stringify({ 关闭: 'Close', 'state|关闭': 'Closed' }),
+        'apps/web/src/a.tsx': [
+          "const a = t('关闭');",
+          "const b = tc('state', '关闭');",
+          "const c = tc('action', '关闭');",
+          "const d = '裸文本';",
+        ].join('\n'),
+      });
+      expect(result.status).toBe(1);
+      expect(result.lines).toEqual([
+        'apps/web/src/a.tsx:3 no-english: action|关闭',
+        'apps/web/src/a.tsx:4 not-in-t: 裸文本',
+      ]);
+    },
+    SLOW,
+  );
+});

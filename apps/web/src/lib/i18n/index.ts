@@ -46,6 +46,16 @@ export function t(text: string, values?: Record<string, string | number>): strin
   return values ? interpolate(template, values) : template;
 }
 
+/**
+ * `t` for a text whose English depends on where it stands: 关闭 is "Close" on a button and "Closed"
+ * as a state; 启用 is "Enabled" as a state and "Enable" as an action. Its English entry is keyed
+ * `context|text` (`"state|关闭": "Closed"`); Chinese shows the text as it is.
+ */
+export function tc(context: string, text: string, values?: Record<string, string | number>): string {
+  const template = locale === 'en' ? (english?.[`${context}|${text}`] ?? text) : text;
+  return values ? interpolate(template, values) : template;
+}
+
 export function currentLocale(): Locale {
   return locale;
 }

@@ -9,7 +9,7 @@ import { formatBytes } from '../../../lib/bytes';
 import { copyText } from '../../../lib/clipboard';
 import { formatTime } from '../../../lib/dates';
 import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
-import { t } from '../../../lib/i18n';
+import { t, tc } from '../../../lib/i18n';
 import { useDeleteCards } from '../api/delete-cards';
 import { useEditCard } from '../api/edit-card';
 import { useExportCardBatch } from '../api/export-card-batch';
@@ -121,7 +121,7 @@ export function CardTable() {
                 })
               }
             >
-              {card.status === 'disabled' ? t('启用') : t('停用')}
+              {card.status === 'disabled' ? tc('action', '启用') : tc('action', '停用')}
             </Button>
           )}
           <Popconfirm

@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { useAppComponents } from '../../../components/app-components';
 import { LineChart } from '../../../components/charts/line-chart';
 import { formatBytes } from '../../../lib/bytes';
-import { t } from '../../../lib/i18n';
+import { t, tc } from '../../../lib/i18n';
 import { useDashboard } from '../api/get-dashboard';
 
 interface StatCard {
@@ -41,7 +41,7 @@ export function DashboardView() {
             categories: data.daily.map((day) => day.date.slice(5)),
             series: [
               { name: t('收信'), values: data.daily.map((day) => day.received) },
-              { name: t('发信'), values: data.daily.map((day) => day.sent) },
+              { name: tc('chart', '发信'), values: data.daily.map((day) => day.sent) },
             ],
           }
         : null,

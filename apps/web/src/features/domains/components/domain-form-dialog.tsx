@@ -2,7 +2,7 @@ import type { AddDomainBody, Domain, EditDomainBody } from '@youju/contract';
 import { Alert, Checkbox, Form, Input, InputNumber, Switch } from 'antd';
 import { FormDialog } from '../../../components/form-dialog';
 import { showSuccessMessage } from '../../../lib/feedback';
-import { t } from '../../../lib/i18n';
+import { t, tc } from '../../../lib/i18n';
 import { useAddDomain } from '../api/add-domain';
 import { useEditDomain } from '../api/edit-domain';
 
@@ -103,7 +103,7 @@ export function DomainFormDialog({ domain, onClose }: DomainFormDialogProps) {
         <Input disabled={domain !== null} placeholder="example.com" autoComplete="off" />
       </Form.Item>
       <Form.Item name="publicRegistration" label={t('开放注册')} valuePropName="checked">
-        <Switch checkedChildren={t('开放')} unCheckedChildren={t('关闭')} />
+        <Switch checkedChildren={t('开放')} unCheckedChildren={tc('state', '关闭')} />
       </Form.Item>
       <Form.Item name="forSale" label={t('在商店出售邮箱')} valuePropName="checked">
         <Switch checkedChildren={t('出售')} unCheckedChildren={t('不出售')} />

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useDomains } from '../../../api/get-domains';
 import { renderTime } from '../../../components/time-text';
 import { showSuccessMessage } from '../../../lib/feedback';
-import { t } from '../../../lib/i18n';
+import { t, tc } from '../../../lib/i18n';
 import { usePermissions } from '../../../state/permission';
 import { useSetDns } from '../api/check-dns';
 import { CertificateCard } from './certificate-card';
@@ -80,7 +80,8 @@ export function DomainTable() {
     {
       title: t('开放注册'),
       dataIndex: 'publicRegistration',
-      render: (open: boolean) => (open ? <Tag color="blue">{t('开放')}</Tag> : <Tag>{t('关闭')}</Tag>),
+      render: (open: boolean) =>
+        open ? <Tag color="blue">{t('开放')}</Tag> : <Tag>{tc('state', '关闭')}</Tag>,
     },
     { title: t('出售价格'), key: 'price', render: (_value, domain) => priceText(domain) },
     {
