@@ -1,4 +1,5 @@
 /** Business constants that shape the interface: progress bar and feedback timings, the default site name. */
+import { t } from '../lib/i18n';
 
 /** Progress indicator shown while a navigation runs. */
 export const progressOptions = { minimum: 0.1, speed: 400, trickleSpeed: 200 } as const;
@@ -7,5 +8,7 @@ export const progressOptions = { minimum: 0.1, speed: 400, trickleSpeed: 200 } a
 export const messageOptions = { duration: 3 } as const;
 export const notificationOptions = { duration: 4.5, top: 24 } as const;
 
-/** Shown when the site has not sent its name yet. */
-export const DEFAULT_SITE_NAME = '邮局';
+/** Shown when the site has not sent its name yet (a function: read in the interface's language at render). */
+export function defaultSiteName(): string {
+  return t('邮局');
+}

@@ -8,6 +8,7 @@ import {
   isLoginExpired,
   transportFailure,
 } from './rules';
+import { t } from '../i18n';
 
 // The JSON client. It resolves with the response envelope `{ error, msg, data }` whatever the HTTP
 // status, because the server sends 4xx statuses with a JSON body; only the login-expired rule and
@@ -27,11 +28,11 @@ function parseJson(text: string): unknown {
 
 /**
  * An answer's text as an envelope, after the login-expired rule; uploads read their answer with it
- * too. A body that is no envelope (a proxy's error page) fails with a Chinese message.
+ * too. A body that is no envelope (a proxy's error page) fails with a message of its own.
  */
 export function envelopeFrom(status: number, text: string): Envelope {
   const body = parseJson(text);
-  if (!isEnvelope(body)) throw new Error(`服务器返回了无法识别的内容（HTTP ${status}），请稍后再试`);
+  if (!isEnvelope(body)) throw new Error(t('服务器返回了无法识别的内容（HTTP {status}），请稍后再试', { status }));
   if (isLoginExpired(body)) throw followLoginRedirect(body);
   return body;
 }

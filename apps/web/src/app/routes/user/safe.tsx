@@ -7,6 +7,7 @@ import { SessionTable } from '../../../features/security/components/session-tabl
 import { showSuccessMessage } from '../../../lib/feedback';
 import { usePermissions } from '../../../state/permission';
 import { saveToken } from '../../../state/session';
+import { t } from '../../../lib/i18n';
 
 /** /user/safe: password, sessions, login history and, for administrators, the IP blacklist. */
 export function Component() {
@@ -17,7 +18,7 @@ export function Component() {
         onChanged={(token) => {
           // The answer carries a fresh token; every other session has ended.
           saveToken(token);
-          showSuccessMessage('密码已修改，其他设备上的登录已失效');
+          showSuccessMessage(t('密码已修改，其他设备上的登录已失效'));
         }}
       />
       <SessionTable />

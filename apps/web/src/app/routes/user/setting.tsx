@@ -10,6 +10,7 @@ import { SystemSettingsForm } from '../../../features/settings/components/system
 import { showSuccessMessage } from '../../../lib/feedback';
 import { usePermissionStore, usePermissions } from '../../../state/permission';
 import { saveToken } from '../../../state/session';
+import { t } from '../../../lib/i18n';
 
 /**
  * /user/setting: system settings for administrators, personal settings for everyone, and for mailbox
@@ -36,7 +37,7 @@ export function Component() {
           oldPasswordOptional
           onChanged={(token) => {
             saveToken(token);
-            showSuccessMessage('密码已修改，其他设备上的登录已失效');
+            showSuccessMessage(t('密码已修改，其他设备上的登录已失效'));
           }}
         />
       ) : null}

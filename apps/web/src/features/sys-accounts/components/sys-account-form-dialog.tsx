@@ -23,7 +23,7 @@ interface SysAccountFormDialogProps {
   onClose: () => void;
 }
 
-const roleOptions = (['user', 'admin'] as const).map((role) => ({ value: role, label: roleLabels[role] }));
+const roleOptions = () => (['user', 'admin'] as const).map((role) => ({ value: role, label: roleLabels()[role] }));
 
 function initialValues(account: SysAccount | null): SysAccountFormValues {
   if (!account) return { username: '', role: 'user', enabled: true, maxDomains: 0, maxMailboxes: 0 };
@@ -81,7 +81,7 @@ export function SysAccountFormDialog({ account, open, onClose }: SysAccountFormD
         <Input.Password placeholder={editing ? '留空则不修改' : '至少 6 位'} autoComplete="new-password" />
       </Form.Item>
       <Form.Item name="role" label="角色" rules={[{ required: true, message: '请选择角色' }]}>
-        <Select options={roleOptions} />
+        <Select options={roleOptions()} />
       </Form.Item>
       <Form.Item name="maxDomains" label="域名数量上限" extra="0 表示不限">
         <InputNumber min={0} max={1_000_000} precision={0} style={{ width: '100%' }} />
