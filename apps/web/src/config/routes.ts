@@ -52,23 +52,39 @@ export const paths = {
 } as const;
 
 export const publicRoutes = {
-  home: { path: paths.home, get name() {
+  home: {
+    path: paths.home,
+    get name() {
       return t('首页');
     },
-    icon: HomeOutlined, requiresLogin: false },
-  use: { path: paths.use, get name() {
+    icon: HomeOutlined,
+    requiresLogin: false,
+  },
+  use: {
+    path: paths.use,
+    get name() {
       return t('使用说明');
     },
-    icon: BookOutlined, requiresLogin: false },
-  store: { path: paths.store, get name() {
+    icon: BookOutlined,
+    requiresLogin: false,
+  },
+  store: {
+    path: paths.store,
+    get name() {
       return t('商店');
     },
-    icon: ShopOutlined, requiresLogin: false },
+    icon: ShopOutlined,
+    requiresLogin: false,
+  },
   /** explicitly marked as not requiring login */
-  auth: { path: paths.auth, get name() {
+  auth: {
+    path: paths.auth,
+    get name() {
       return t('登录');
     },
-    icon: LoginOutlined, requiresLogin: false },
+    icon: LoginOutlined,
+    requiresLogin: false,
+  },
 } satisfies Record<string, RouteEntry>;
 
 function userScreen(screen: UserScreen, name: () => string, icon: ComponentType): UserScreenEntry {

@@ -1,4 +1,5 @@
 import { t } from './i18n';
+
 const KB = 1024;
 const MB = 1024 * KB;
 const GB = 1024 * MB;

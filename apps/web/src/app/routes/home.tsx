@@ -10,18 +10,20 @@ import { paths } from '../../config/routes';
 import { TemporaryMailboxCard } from '../../features/temporary-mailbox/components/temporary-mailbox-card';
 import { formatTime } from '../../lib/dates';
 import { showSuccessMessage } from '../../lib/feedback';
+import { t } from '../../lib/i18n';
 import { refreshVariables } from '../../lib/variables';
 import { forgetCredential, rememberCredential } from '../../state/credential';
 import { saveToken, useSessionStore } from '../../state/session';
 import { useSettingsStore } from '../../state/settings';
-import { t } from '../../lib/i18n';
 
 /** What the service offers, in the current language (built at render, never at import). */
 const highlights = () => [
   {
     icon: ThunderboltOutlined,
     title: t('临时邮箱'),
-    text: t('在开放注册的域名上一键得到一个临时邮箱和它的凭证，用来接收验证码等邮件，退出后凭证可以找回邮箱。'),
+    text: t(
+      '在开放注册的域名上一键得到一个临时邮箱和它的凭证，用来接收验证码等邮件，退出后凭证可以找回邮箱。',
+    ),
   },
   {
     icon: CloudServerOutlined,
@@ -54,7 +56,10 @@ export function Component() {
     await refreshVariables();
     showSuccessMessage(
       data.expiresAt
-        ? t('临时邮箱 {email} 已就绪，有效期至 {time}', { email: data.email, time: formatTime(data.expiresAt) })
+        ? t('临时邮箱 {email} 已就绪，有效期至 {time}', {
+            email: data.email,
+            time: formatTime(data.expiresAt),
+          })
         : t('临时邮箱 {email} 已就绪', { email: data.email }),
     );
     await navigate(`${paths.user}/inbox`);

@@ -9,9 +9,9 @@ import { BuyMailboxForm } from '../../features/shop/components/buy-mailbox-form'
 import { OrderLookup } from '../../features/shop/components/order-lookup';
 import { RedeemCardForm } from '../../features/shop/components/redeem-card-form';
 import { showErrorMessage } from '../../lib/feedback';
+import { t } from '../../lib/i18n';
 import { useSettingsStore } from '../../state/settings';
 import { useEnterSession } from '../use-enter-session';
-import { t } from '../../lib/i18n';
 
 /** Store: domains for sale, buying one mailbox, redeeming a card, and looking up orders by phone. */
 export function Component() {

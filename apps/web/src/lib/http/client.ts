@@ -1,4 +1,5 @@
 import type { Envelope } from '@youju/contract';
+import { t } from '../i18n';
 import { unwrap } from './api-error';
 import {
   apiHeaders,
@@ -8,7 +9,6 @@ import {
   isLoginExpired,
   transportFailure,
 } from './rules';
-import { t } from '../i18n';
 
 // The JSON client. It resolves with the response envelope `{ error, msg, data }` whatever the HTTP
 // status, because the server sends 4xx statuses with a JSON body; only the login-expired rule and
@@ -32,7 +32,8 @@ function parseJson(text: string): unknown {
  */
 export function envelopeFrom(status: number, text: string): Envelope {
   const body = parseJson(text);
-  if (!isEnvelope(body)) throw new Error(t('服务器返回了无法识别的内容（HTTP {status}），请稍后再试', { status }));
+  if (!isEnvelope(body))
+    throw new Error(t('服务器返回了无法识别的内容（HTTP {status}），请稍后再试', { status }));
   if (isLoginExpired(body)) throw followLoginRedirect(body);
   return body;
 }

@@ -1,4 +1,5 @@
 import type { Envelope } from '@youju/contract';
+import { t } from '../i18n';
 import { saveBlob } from '../save-blob';
 import { ApiError, unwrap } from './api-error';
 import {
@@ -10,7 +11,6 @@ import {
   type QueryParams,
   transportFailure,
 } from './rules';
-import { t } from '../i18n';
 
 /**
  * Files are not envelopes, so they bypass the JSON client, with the same token (in a header, never

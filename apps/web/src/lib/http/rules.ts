@@ -1,8 +1,7 @@
 import { DefaultMessage, type Envelope, ErrorCode, LOGIN_URL } from '@youju/contract';
 import { clearToken, readToken } from '../../state/session';
-import { acceptLanguage } from '../i18n';
+import { acceptLanguage, t } from '../i18n';
 import { navigateTo } from '../navigation';
-import { t } from '../i18n';
 
 // The rules every kind of call follows (JSON, upload, download, event stream): the base URL, the
 // timeout, the login token and what an expired login does.

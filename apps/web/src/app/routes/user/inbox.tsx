@@ -8,8 +8,8 @@ import type { ComposeMode } from '../../../features/compose/components/compose-p
 import { GuideCard } from '../../../features/dashboard/components/guide-card';
 import { InboxView } from '../../../features/mail/components/inbox-view';
 import { useSettings } from '../../../features/settings/api/get-settings';
-import { usePermissionStore } from '../../../state/permission';
 import { t } from '../../../lib/i18n';
+import { usePermissionStore } from '../../../state/permission';
 
 // The drawer's code (form, uploads, editor) is fetched when it is first opened; from then on it stays
 // mounted, so that it closes with its animation.

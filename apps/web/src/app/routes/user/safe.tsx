@@ -5,9 +5,9 @@ import { ChangePasswordForm } from '../../../features/password/components/change
 import { LoginHistoryTable } from '../../../features/security/components/login-history-table';
 import { SessionTable } from '../../../features/security/components/session-table';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { usePermissions } from '../../../state/permission';
 import { saveToken } from '../../../state/session';
-import { t } from '../../../lib/i18n';
 
 /** /user/safe: password, sessions, login history and, for administrators, the IP blacklist. */
 export function Component() {

@@ -8,9 +8,9 @@ import { useSettings } from '../../../features/settings/api/get-settings';
 import { PersonalSettingsForm } from '../../../features/settings/components/personal-settings-form';
 import { SystemSettingsForm } from '../../../features/settings/components/system-settings-form';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { usePermissionStore, usePermissions } from '../../../state/permission';
 import { saveToken } from '../../../state/session';
-import { t } from '../../../lib/i18n';
 
 /**
  * /user/setting: system settings for administrators, personal settings for everyone, and for mailbox

@@ -23,7 +23,8 @@ interface SysAccountFormDialogProps {
   onClose: () => void;
 }
 
-const roleOptions = () => (['user', 'admin'] as const).map((role) => ({ value: role, label: roleLabels()[role] }));
+const roleOptions = () =>
+  (['user', 'admin'] as const).map((role) => ({ value: role, label: roleLabels()[role] }));
 
 function initialValues(account: SysAccount | null): SysAccountFormValues {
   if (!account) return { username: '', role: 'user', enabled: true, maxDomains: 0, maxMailboxes: 0 };
