@@ -1,7 +1,10 @@
 import { DefaultMessage, type Envelope, type ErrorCodeValue } from '@youju/contract';
 import { t } from '../i18n';
 
-/** A failed envelope (error ≠ 0). Its message is the server's `msg` (in the interface's language: lib/i18n's Accept-Language), ready to show. */
+/**
+ * A failed envelope (error ≠ 0). Its message is the server's `msg`, ready to show, in the interface's
+ * language (the API is told it: lib/i18n's acceptLanguage).
+ */
 export class ApiError extends Error {
   readonly code: number;
 
@@ -23,7 +26,8 @@ function defaultMessageFor(code: number): string {
 export function messageFor(code: number, msg: string | undefined): string {
   const text = msg || defaultMessageFor(code);
   if (code === 429 && !/稍后|后再试|分钟|小时|明天|later|minute|hour|tomorrow/i.test(text))
-    return t('{message}，请稍后再试', { message: text });
+    // The message's own full stop gives way to the sentence added after it.
+    return t('{message}，请稍后再试', { message: text.replace(/[。.!！]$/, '') });
   return text;
 }
 
