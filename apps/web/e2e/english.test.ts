@@ -136,7 +136,7 @@ describe('English as a second language in the browser', () => {
         await page.locator('form#system-login button[type="submit"]').click();
         const failure = page.locator('.ant-message-notice').last();
         await failure.waitFor();
-        const failureText = (await failure.innerText()).trim();
+        const failureText = ((await failure.textContent()) ?? '').trim();
         expect(failureText).not.toMatch(CJK);
         expect(failureText).toMatch(/username or password/i);
 
@@ -146,14 +146,16 @@ describe('English as a second language in the browser', () => {
         await page.waitForURL(`${suite.baseUrl}${paths.user}/inbox`);
         const item = page.getByTestId('message-item').filter({ hasText: subject });
         await item.waitFor();
-        expect((await item.locator('time').innerText()).trim()).toMatch(/^Yesterday \d{2}:\d{2}$/);
+        expect(((await item.locator('time').textContent()) ?? '').trim()).toMatch(/^Yesterday \d{2}:\d{2}$/);
         await expectEnglish(page, 'the inbox');
         expect(await page.title()).toMatch(/^Inbox - /);
 
         // The reader.
         await item.click();
         await page.getByTestId('reader-subject').filter({ hasText: subject }).waitFor();
-        expect((await page.getByTestId('reader-time').innerText()).trim()).toMatch(/^Yesterday \d{2}:\d{2}$/);
+        expect(((await page.getByTestId('reader-time').textContent()) ?? '').trim()).toMatch(
+          /^Yesterday \d{2}:\d{2}$/,
+        );
         await expectEnglish(page, 'the reader');
         if (narrow) {
           await page.getByTestId('reader-back').click();
