@@ -4,7 +4,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { LanguageSwitch } from '../../components/language-switch';
 import { Heading } from '../../components/text';
-import { defaultSiteName } from '../../config/constants';
+import { siteNameShown } from '../../config/constants';
 import { paths, publicRoutes } from '../../config/routes';
 import { t } from '../../lib/i18n';
 import { useSessionStore } from '../../state/session';
@@ -81,7 +81,7 @@ export function Component() {
   const { pathname } = useLocation();
   const settings = useSettingsStore((state) => state.settings);
   const loggedIn = useSessionStore((state) => state.token !== null);
-  const siteName = settings.siteName || defaultSiteName();
+  const siteName = siteNameShown(settings.siteName);
   const [menuOpen, setMenuOpen] = useState(false);
   const [menuLoaded, setMenuLoaded] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not an input

@@ -4,7 +4,7 @@ import { Button, Drawer, Grid, Layout, Menu, Modal, Space, Tag, Typography } fro
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { LanguageSwitch } from '../../components/language-switch';
-import { defaultSiteName } from '../../config/constants';
+import { siteNameShown } from '../../config/constants';
 import { roleLabel } from '../../config/labels';
 import { allowedUserScreens, paths, userScreenByPath } from '../../config/routes';
 import { useLogout } from '../../features/auth/api/logout';
@@ -56,7 +56,7 @@ export function Component() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const permissions = usePermissions();
-  const siteName = useSettingsStore((state) => state.settings.siteName) || defaultSiteName();
+  const siteName = siteNameShown(useSettingsStore((state) => state.settings.siteName));
   const allowed = allowedUserScreens(permissions);
   const current = userScreenByPath(pathname);
   // Before antd has measured the window, `lg` is undefined: draw the desktop frame (the common case).

@@ -2,7 +2,7 @@ import { MailOutlined } from '@ant-design/icons';
 import { Alert, Flex, Typography } from 'antd';
 import { Link, useSearchParams } from 'react-router-dom';
 import { LanguageSwitch } from '../../components/language-switch';
-import { defaultSiteName } from '../../config/constants';
+import { siteNameShown } from '../../config/constants';
 import { paths } from '../../config/routes';
 import { AuthPanel } from '../../features/auth/components/auth-panel';
 import { t } from '../../lib/i18n';
@@ -14,7 +14,7 @@ import { useEnterSession } from '../use-enter-session';
 export function Component() {
   const enter = useEnterSession();
   const [searchParams] = useSearchParams();
-  const siteName = useSettingsStore((state) => state.settings.siteName) || defaultSiteName();
+  const siteName = siteNameShown(useSettingsStore((state) => state.settings.siteName));
   const loggedIn = useSessionStore((state) => state.token !== null);
 
   return (

@@ -5,7 +5,7 @@ import { Button, Space } from 'antd';
 import { Link, useNavigate } from 'react-router-dom';
 import { Panel } from '../../components/panel';
 import { Heading, Paragraph } from '../../components/text';
-import { defaultSiteName } from '../../config/constants';
+import { siteNameShown } from '../../config/constants';
 import { paths } from '../../config/routes';
 import { TemporaryMailboxCard } from '../../features/temporary-mailbox/components/temporary-mailbox-card';
 import { formatTime } from '../../lib/dates';
@@ -43,7 +43,7 @@ export function Component() {
   const queryClient = useQueryClient();
   const settings = useSettingsStore((state) => state.settings);
   const loggedIn = useSessionStore((state) => state.token !== null);
-  const siteName = settings.siteName || defaultSiteName();
+  const siteName = siteNameShown(settings.siteName);
   const defaultDomainId = typeof settings.defaultDomainId === 'number' ? settings.defaultDomainId : null;
 
   // The temporary mailbox is a new session, entered exactly as a login is (see routes/auth.tsx).
