@@ -249,6 +249,7 @@ export function InboxView({
         <Col xs={24} lg={10} xl={9}>
           <Card
             size="small"
+            className="inbox-list-card"
             title={
               <Space wrap>
                 <Segmented<ListFilter>
