@@ -139,11 +139,16 @@ export async function readStoredJson<T>(page: Page, key: string): Promise<T | nu
 
 /**
  * Words written in Latin letters that the screen shows. Brand names and data values (user names the
- * test created) are passed in `allowed` and removed from the text first.
+ * test created) are passed in `allowed` and removed from the text first; so is the language switch's
+ * "English", which names that language in its own words on a Chinese screen.
  */
 export async function latinWords(page: Page, allowed: readonly string[] = []): Promise<string[]> {
   // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point; hidden nodes are not on the screen
   let text = await page.locator('body').innerText();
-  for (const value of [...allowed].sort((a, b) => b.length - a.length)) text = text.split(value).join(' ');
+  const switchLabel = await page.getByTestId('language-switch').allInnerTexts();
+  for (const value of [...allowed, ...switchLabel.map((label) => label.trim()).filter(Boolean)].sort(
+    (a, b) => b.length - a.length,
+  ))
+    text = text.split(value).join(' ');
   return text.match(/[A-Za-z]{2,}/g) ?? [];
 }

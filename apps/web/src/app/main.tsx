@@ -15,7 +15,7 @@ import './global.css';
 void loadStartupVariables();
 
 const container = document.getElementById('root');
-if (!container) throw new Error('页面缺少 #root 容器');
+if (!container) throw new Error('The page has no #root element'); // for the developer: the console's language
 
 // The chosen language first: English waits for its catalogue; Chinese (the default) does not wait.
 void loadLocale().then(() =>

@@ -1,6 +1,7 @@
 import { CloseCircleFilled } from '@ant-design/icons';
 import { Button, theme } from 'antd';
 import { useRouteError } from 'react-router-dom';
+import { t } from '../lib/i18n';
 
 /**
  * Shown when a screen fails to load or throws, e.g. after a new version replaced its code file. It
@@ -18,13 +19,13 @@ export function RouteError() {
       <div
         style={{ marginTop: token.marginLG, fontSize: token.fontSizeHeading3, color: token.colorTextHeading }}
       >
-        页面加载失败
+        {t('页面加载失败')}
       </div>
       <div style={{ marginTop: token.marginXS, color: token.colorTextDescription }}>
-        可能是网络不稳定或站点刚刚更新，请刷新页面重试。
+        {t('可能是网络不稳定或站点刚刚更新，请刷新页面重试。')}
       </div>
       <Button type="primary" style={{ marginTop: token.marginLG }} onClick={() => window.location.reload()}>
-        刷新页面
+        {t('刷新页面')}
       </Button>
     </div>
   );

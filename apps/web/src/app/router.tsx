@@ -10,7 +10,7 @@ import {
   useOutlet,
 } from 'react-router-dom';
 import { PageLoading } from '../components/page-loading';
-import { DEFAULT_SITE_NAME } from '../config/constants';
+import { siteNameShown } from '../config/constants';
 import { paths, publicRoutes, routeByPath, userRoute, userScreens } from '../config/routes';
 import { registerNavigator } from '../lib/navigation';
 import { progress } from '../lib/progress';
@@ -47,7 +47,7 @@ const userScreenModules: Partial<Record<UserScreen, RouteObject['lazy']>> = {
  */
 function RootView() {
   const { pathname } = useLocation();
-  const siteName = useSettingsStore((state) => state.settings.siteName) || DEFAULT_SITE_NAME;
+  const siteName = siteNameShown(useSettingsStore((state) => state.settings.siteName));
   const screenName = routeByPath(pathname)?.name;
   useEffect(() => {
     document.title = screenName ? `${screenName} - ${siteName}` : siteName;

@@ -1,5 +1,6 @@
 import { Form, type FormInstance, type FormProps, Modal } from 'antd';
 import type { ReactNode } from 'react';
+import { t } from '../lib/i18n';
 
 export interface FormDialogProps<Values> {
   open: boolean;
@@ -34,7 +35,7 @@ export function FormDialog<Values>({
       open={open}
       title={title}
       okText={okText}
-      cancelText="取消"
+      cancelText={t('取消')}
       confirmLoading={saving}
       onOk={() => form.submit()}
       onCancel={onClose}

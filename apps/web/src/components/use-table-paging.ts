@@ -1,5 +1,6 @@
 import type { TablePaginationConfig } from 'antd';
 import { useState } from 'react';
+import { t } from '../lib/i18n';
 
 export interface Paging {
   page: number;
@@ -26,7 +27,8 @@ export function useTablePaging(initialPageSize = 20) {
     pageSize: paging.pageSize,
     total,
     showSizeChanger: true,
-    showTotal: (count) => `共 ${count} ${unit}`,
+    // English says the count alone ("Total: 12"): the unit is a Chinese measure word.
+    showTotal: (count) => t('共 {count} {unit}', { count, unit }),
     onChange: (page, pageSize) => setPaging({ page, pageSize }),
   });
   return { paging, toFirstPage, filterChange, pagination };

@@ -20,11 +20,13 @@ import {
 } from '@ant-design/icons';
 import { Permission, type UserScreen } from '@youju/contract';
 import type { ComponentType } from 'react';
+import { t } from '../lib/i18n';
 
 /**
- * The route registry. Every screen declares its path, its Chinese menu name, its icon,
+ * The route registry. Every screen declares its path, its menu name, its icon,
  * the permission that shows it and whether it needs a login; the router, the guards and the menus all
- * read from here so that they cannot disagree.
+ * read from here so that they cannot disagree. The names are getters: each read gives the name in the
+ * interface's current language (menus and the window title follow a switch), never a text fixed at import.
  */
 export interface RouteEntry {
   path: string;
@@ -50,18 +52,48 @@ export const paths = {
 } as const;
 
 export const publicRoutes = {
-  home: { path: paths.home, name: '首页', icon: HomeOutlined, requiresLogin: false },
-  use: { path: paths.use, name: '使用说明', icon: BookOutlined, requiresLogin: false },
-  store: { path: paths.store, name: '商店', icon: ShopOutlined, requiresLogin: false },
+  home: {
+    path: paths.home,
+    get name() {
+      return t('首页');
+    },
+    icon: HomeOutlined,
+    requiresLogin: false,
+  },
+  use: {
+    path: paths.use,
+    get name() {
+      return t('使用说明');
+    },
+    icon: BookOutlined,
+    requiresLogin: false,
+  },
+  store: {
+    path: paths.store,
+    get name() {
+      return t('商店');
+    },
+    icon: ShopOutlined,
+    requiresLogin: false,
+  },
   /** explicitly marked as not requiring login */
-  auth: { path: paths.auth, name: '登录', icon: LoginOutlined, requiresLogin: false },
+  auth: {
+    path: paths.auth,
+    get name() {
+      return t('登录');
+    },
+    icon: LoginOutlined,
+    requiresLogin: false,
+  },
 } satisfies Record<string, RouteEntry>;
 
-function userScreen(screen: UserScreen, name: string, icon: ComponentType): UserScreenEntry {
+function userScreen(screen: UserScreen, name: () => string, icon: ComponentType): UserScreenEntry {
   return {
     screen,
     path: `${paths.user}/${screen}`,
-    name,
+    get name() {
+      return name();
+    },
     icon,
     permission: Permission.menu(screen),
     requiresLogin: true,
@@ -73,26 +105,28 @@ function userScreen(screen: UserScreen, name: string, icon: ComponentType): User
  * is built; the menu shows the ones the caller's permissions allow.
  */
 export const userScreens: readonly UserScreenEntry[] = [
-  userScreen('inbox', '收件箱', InboxOutlined),
-  userScreen('sent', '已发送', SendOutlined),
-  userScreen('contentFilter', '内容过滤', FilterOutlined),
-  userScreen('sysAccount', '系统账号', TeamOutlined),
-  userScreen('domain', '域名管理', GlobalOutlined),
-  userScreen('emailAccount', '邮箱账号', MailOutlined),
-  userScreen('card', '卡密管理', CreditCardOutlined),
-  userScreen('interface', '接口', ApiOutlined),
-  userScreen('dashboard', '仪表盘', DashboardOutlined),
-  userScreen('setting', '设置', SettingOutlined),
-  userScreen('version', '版本信息', InfoCircleOutlined),
-  userScreen('safe', '安全中心', SafetyOutlined),
-  userScreen('clientSettings', '客户端设置', DesktopOutlined),
-  userScreen('forward', '邮件转发', ShareAltOutlined),
+  userScreen('inbox', () => t('收件箱'), InboxOutlined),
+  userScreen('sent', () => t('已发送'), SendOutlined),
+  userScreen('contentFilter', () => t('内容过滤'), FilterOutlined),
+  userScreen('sysAccount', () => t('系统账号'), TeamOutlined),
+  userScreen('domain', () => t('域名管理'), GlobalOutlined),
+  userScreen('emailAccount', () => t('邮箱账号'), MailOutlined),
+  userScreen('card', () => t('卡密管理'), CreditCardOutlined),
+  userScreen('interface', () => t('接口'), ApiOutlined),
+  userScreen('dashboard', () => t('仪表盘'), DashboardOutlined),
+  userScreen('setting', () => t('设置'), SettingOutlined),
+  userScreen('version', () => t('版本信息'), InfoCircleOutlined),
+  userScreen('safe', () => t('安全中心'), SafetyOutlined),
+  userScreen('clientSettings', () => t('客户端设置'), DesktopOutlined),
+  userScreen('forward', () => t('邮件转发'), ShareAltOutlined),
 ];
 
 /** /user itself needs a login and lands on the inbox. */
 export const userRoute = {
   path: paths.user,
-  name: '用户中心',
+  get name() {
+    return t('用户中心');
+  },
   icon: InboxOutlined,
   requiresLogin: true,
 } satisfies RouteEntry;

@@ -1,3 +1,5 @@
+import { t } from './i18n';
+
 const KB = 1024;
 const MB = 1024 * KB;
 const GB = 1024 * MB;
@@ -45,7 +47,7 @@ function upload(bytes: number): string {
 }
 
 function received(bytes: number): string {
-  if (bytes < KB) return `${bytes} 字节`;
+  if (bytes < KB) return t('{count} 字节', { count: bytes });
   if (bytes < MB) return `${(bytes / KB).toFixed(1)} KB`;
   return `${(bytes / MB).toFixed(1)} MB`;
 }

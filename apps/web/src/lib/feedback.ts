@@ -1,5 +1,6 @@
 import type { MessageInstance } from 'antd/es/message/interface';
 import type { NotificationInstance } from 'antd/es/notification/interface';
+import { t } from './i18n';
 
 /**
  * Bridge from code outside React (HTTP client, query cache, start-up) to the app's antd message and
@@ -67,9 +68,9 @@ export function showSuccessMessage(text: string): void {
   });
 }
 
-export function showErrorNotification(description: string, title = '出错了'): void {
+export function showErrorNotification(description: string, title?: string): void {
   withFeedback((api) => {
-    api.notification.error({ title, description });
+    api.notification.error({ title: title ?? t('出错了'), description });
   });
 }
 

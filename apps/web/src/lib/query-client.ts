@@ -1,5 +1,6 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { showErrorMessage } from './feedback';
+import { t } from './i18n';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -10,7 +11,7 @@ declare module '@tanstack/react-query' {
 }
 
 function errorText(error: unknown): string {
-  return error instanceof Error && error.message ? error.message : '操作失败，请稍后再试';
+  return error instanceof Error && error.message ? error.message : t('操作失败，请稍后再试');
 }
 
 /**

@@ -48,7 +48,7 @@ export async function loadVariables(): Promise<VariablesOutcome> {
     applyVariables(response, await cipher);
     return 'applied';
   } catch (error) {
-    console.error('读取站点变量失败', error);
+    console.error('Reading the site variables failed', error);
     return 'failed';
   }
 }

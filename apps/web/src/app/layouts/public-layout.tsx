@@ -2,9 +2,11 @@ import { MailOutlined, MenuOutlined } from '@ant-design/icons';
 import { Alert, Button, Layout, Space, theme } from 'antd';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
+import { LanguageSwitch } from '../../components/language-switch';
 import { Heading } from '../../components/text';
-import { DEFAULT_SITE_NAME } from '../../config/constants';
+import { siteNameShown } from '../../config/constants';
 import { paths, publicRoutes } from '../../config/routes';
+import { t } from '../../lib/i18n';
 import { useSessionStore } from '../../state/session';
 import { useSettingsStore } from '../../state/settings';
 
@@ -24,7 +26,7 @@ function PublicNavigation({ current, vertical = false }: { current: string; vert
   const { token } = theme.useToken();
   return (
     <nav
-      aria-label="站点导航"
+      aria-label={t('站点导航')}
       className={vertical ? 'public-navigation-vertical' : 'public-navigation'}
       // global.css shows the row (display: flex) only on wide screens.
       style={{
@@ -79,7 +81,7 @@ export function Component() {
   const { pathname } = useLocation();
   const settings = useSettingsStore((state) => state.settings);
   const loggedIn = useSessionStore((state) => state.token !== null);
-  const siteName = settings.siteName || DEFAULT_SITE_NAME;
+  const siteName = siteNameShown(settings.siteName);
   const [menuOpen, setMenuOpen] = useState(false);
   const [menuLoaded, setMenuLoaded] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not an input
@@ -100,7 +102,7 @@ export function Component() {
           type="text"
           className="public-menu-button"
           icon={<MenuOutlined />}
-          aria-label="打开菜单"
+          aria-label={t('打开菜单')}
           aria-expanded={menuOpen}
           onClick={() => {
             setMenuLoaded(true);
@@ -129,8 +131,10 @@ export function Component() {
         </Link>
         <PublicNavigation current={pathname} />
         <span className="public-header-spacer" />
+        {/* On phones it stands in the drawer instead (global.css): the header has no room for it. */}
+        <LanguageSwitch className="public-language-switch" />
         <Link to={loggedIn ? paths.user : paths.auth}>
-          <Button type="primary">{loggedIn ? '进入邮箱' : publicRoutes.auth.name}</Button>
+          <Button type="primary">{loggedIn ? t('进入邮箱') : publicRoutes.auth.name}</Button>
         </Link>
       </Layout.Header>
       {menuLoaded ? (
@@ -145,6 +149,7 @@ export function Component() {
             styles={{ body: { padding: '8px 0' } }}
           >
             <PublicNavigation current={pathname} vertical />
+            <LanguageSwitch style={{ margin: '8px 16px' }} />
           </Drawer>
         </Suspense>
       ) : null}
@@ -155,14 +160,14 @@ export function Component() {
           style={{ width: '100%', maxWidth: 1080, margin: '0 auto', display: 'flex' }}
         >
           {settings.announcement ? (
-            <Alert type="info" showIcon title="站点公告" description={settings.announcement} />
+            <Alert type="info" showIcon title={t('站点公告')} description={settings.announcement} />
           ) : null}
           <Outlet />
         </Space>
       </Layout.Content>
       <Layout.Footer style={{ textAlign: 'center', color: '#8c8c8c' }}>
         {siteName}
-        {settings.version ? ` · 版本 ${settings.version}` : ''}
+        {settings.version ? ` · ${t('版本 {version}', { version: settings.version })}` : ''}
       </Layout.Footer>
     </Layout>
   );

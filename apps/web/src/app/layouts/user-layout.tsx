@@ -3,12 +3,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Drawer, Grid, Layout, Menu, Modal, Space, Tag, Typography } from 'antd';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { DEFAULT_SITE_NAME } from '../../config/constants';
+import { LanguageSwitch } from '../../components/language-switch';
+import { siteNameShown } from '../../config/constants';
 import { roleLabel } from '../../config/labels';
 import { allowedUserScreens, paths, userScreenByPath } from '../../config/routes';
 import { useLogout } from '../../features/auth/api/logout';
 import { useOrderNotices } from '../../features/orders/api/order-events';
 import { CredentialDialog } from '../../features/temporary-mailbox/components/credential-dialog';
+import { t } from '../../lib/i18n';
 import { refreshVariables } from '../../lib/variables';
 import { forgetCredential, setCredentialDialogOpen, useCredentialStore } from '../../state/credential';
 import { usePermissionStore, usePermissions } from '../../state/permission';
@@ -54,7 +56,7 @@ export function Component() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const permissions = usePermissions();
-  const siteName = useSettingsStore((state) => state.settings.siteName) || DEFAULT_SITE_NAME;
+  const siteName = siteNameShown(useSettingsStore((state) => state.settings.siteName));
   const allowed = allowedUserScreens(permissions);
   const current = userScreenByPath(pathname);
   // Before antd has measured the window, `lg` is undefined: draw the desktop frame (the common case).
@@ -84,11 +86,14 @@ export function Component() {
     }
     // A one-click mailbox is reached again only with its credential: say so first.
     modal.confirm({
-      title: '凭证尚未保存，确定退出？',
-      content: `临时邮箱 ${unsavedEmail} 的凭证还没有复制或下载。退出后，只有用邮箱地址和凭证才能重新登录；凭证丢失则无法再进入这个邮箱。`,
-      okText: '仍然退出',
+      title: t('凭证尚未保存，确定退出？'),
+      content: t(
+        '临时邮箱 {email} 的凭证还没有复制或下载。退出后，只有用邮箱地址和凭证才能重新登录；凭证丢失则无法再进入这个邮箱。',
+        { email: unsavedEmail },
+      ),
+      okText: t('仍然退出'),
       okButtonProps: { danger: true },
-      cancelText: credentialShown ? '先去保存' : '取消',
+      cancelText: credentialShown ? t('先去保存') : t('取消'),
       onOk: () => logoutMutation.mutate(),
       onCancel: () => {
         if (credentialShown) setCredentialDialogOpen(true);
@@ -124,6 +129,7 @@ export function Component() {
         >
           <SiteLink siteName={siteName} />
           {menu}
+          <LanguageSwitch style={{ margin: '8px 16px' }} />
         </Drawer>
       ) : (
         <Layout.Sider theme="light" style={{ borderRight: '1px solid #f0f0f0' }}>
@@ -147,7 +153,7 @@ export function Component() {
               <Button
                 type="text"
                 icon={<MenuOutlined />}
-                aria-label="打开菜单"
+                aria-label={t('打开菜单')}
                 aria-expanded={menuOpen}
                 data-testid="menu-button"
                 onClick={() => setMenuOpen(true)}
@@ -158,23 +164,24 @@ export function Component() {
             </Typography.Title>
           </Space>
           <Space size={narrow ? 4 : 'middle'}>
+            {narrow ? null : <LanguageSwitch />}
             {narrow ? null : <CurrentUser />}
             <Button
               icon={<LogoutOutlined />}
-              aria-label={narrow ? '退出登录' : undefined}
+              aria-label={narrow ? t('退出登录') : undefined}
               loading={logoutMutation.isPending}
               onClick={logout}
             >
-              {narrow ? null : '退出登录'}
+              {narrow ? null : t('退出登录')}
             </Button>
             {credentialShown ? (
               <Button
                 icon={narrow ? <KeyOutlined /> : undefined}
-                aria-label={narrow ? '查看凭证' : undefined}
+                aria-label={narrow ? t('查看凭证') : undefined}
                 onClick={() => setCredentialDialogOpen(true)}
                 data-testid="show-credential"
               >
-                {narrow ? null : '查看凭证'}
+                {narrow ? null : t('查看凭证')}
               </Button>
             ) : null}
           </Space>
@@ -184,8 +191,12 @@ export function Component() {
             <Suspense fallback={null}>
               <Result
                 status="403"
-                title="没有权限"
-                subTitle={`当前账号无权访问此页面，请从${narrow ? '菜单' : '左侧菜单'}选择。`}
+                title={t('没有权限')}
+                subTitle={
+                  narrow
+                    ? t('当前账号无权访问此页面，请从菜单选择。')
+                    : t('当前账号无权访问此页面，请从左侧菜单选择。')
+                }
               />
             </Suspense>
           ) : (

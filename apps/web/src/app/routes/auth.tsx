@@ -1,9 +1,11 @@
 import { MailOutlined } from '@ant-design/icons';
 import { Alert, Flex, Typography } from 'antd';
 import { Link, useSearchParams } from 'react-router-dom';
-import { DEFAULT_SITE_NAME } from '../../config/constants';
+import { LanguageSwitch } from '../../components/language-switch';
+import { siteNameShown } from '../../config/constants';
 import { paths } from '../../config/routes';
 import { AuthPanel } from '../../features/auth/components/auth-panel';
+import { t } from '../../lib/i18n';
 import { useSessionStore } from '../../state/session';
 import { useSettingsStore } from '../../state/settings';
 import { useEnterSession } from '../use-enter-session';
@@ -12,7 +14,7 @@ import { useEnterSession } from '../use-enter-session';
 export function Component() {
   const enter = useEnterSession();
   const [searchParams] = useSearchParams();
-  const siteName = useSettingsStore((state) => state.settings.siteName) || DEFAULT_SITE_NAME;
+  const siteName = siteNameShown(useSettingsStore((state) => state.settings.siteName));
   const loggedIn = useSessionStore((state) => state.token !== null);
 
   return (
@@ -33,12 +35,13 @@ export function Component() {
           type="info"
           showIcon
           style={{ width: '100%', maxWidth: 440 }}
-          title="你已登录"
-          action={<Link to={paths.user}>进入邮箱</Link>}
+          title={t('你已登录')}
+          action={<Link to={paths.user}>{t('进入邮箱')}</Link>}
         />
       ) : null}
       <AuthPanel onAuthenticated={enter} requestedTab={searchParams.get('tab')} />
-      <Link to={paths.home}>返回首页</Link>
+      <Link to={paths.home}>{t('返回首页')}</Link>
+      <LanguageSwitch />
     </Flex>
   );
 }

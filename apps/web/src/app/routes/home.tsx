@@ -5,31 +5,35 @@ import { Button, Space } from 'antd';
 import { Link, useNavigate } from 'react-router-dom';
 import { Panel } from '../../components/panel';
 import { Heading, Paragraph } from '../../components/text';
-import { DEFAULT_SITE_NAME } from '../../config/constants';
+import { siteNameShown } from '../../config/constants';
 import { paths } from '../../config/routes';
 import { TemporaryMailboxCard } from '../../features/temporary-mailbox/components/temporary-mailbox-card';
 import { formatTime } from '../../lib/dates';
 import { showSuccessMessage } from '../../lib/feedback';
+import { t } from '../../lib/i18n';
 import { refreshVariables } from '../../lib/variables';
 import { forgetCredential, rememberCredential } from '../../state/credential';
 import { saveToken, useSessionStore } from '../../state/session';
 import { useSettingsStore } from '../../state/settings';
 
-const highlights = [
+/** What the service offers, in the current language (built at render, never at import). */
+const highlights = () => [
   {
     icon: ThunderboltOutlined,
-    title: '临时邮箱',
-    text: '在开放注册的域名上一键得到一个临时邮箱和它的凭证，用来接收验证码等邮件，退出后凭证可以找回邮箱。',
+    title: t('临时邮箱'),
+    text: t(
+      '在开放注册的域名上一键得到一个临时邮箱和它的凭证，用来接收验证码等邮件，退出后凭证可以找回邮箱。',
+    ),
   },
   {
     icon: CloudServerOutlined,
-    title: '托管邮箱',
-    text: '系统账号可以管理自己的域名和邮箱账号，邮件保存在本站服务器上。',
+    title: t('托管邮箱'),
+    text: t('系统账号可以管理自己的域名和邮箱账号，邮件保存在本站服务器上。'),
   },
   {
     icon: SafetyOutlined,
-    title: '自托管',
-    text: '整套服务运行在站点自己的服务器上，邮件原文完整保存，不经第三方平台。',
+    title: t('自托管'),
+    text: t('整套服务运行在站点自己的服务器上，邮件原文完整保存，不经第三方平台。'),
   },
 ];
 
@@ -39,7 +43,7 @@ export function Component() {
   const queryClient = useQueryClient();
   const settings = useSettingsStore((state) => state.settings);
   const loggedIn = useSessionStore((state) => state.token !== null);
-  const siteName = settings.siteName || DEFAULT_SITE_NAME;
+  const siteName = siteNameShown(settings.siteName);
   const defaultDomainId = typeof settings.defaultDomainId === 'number' ? settings.defaultDomainId : null;
 
   // The temporary mailbox is a new session, entered exactly as a login is (see routes/auth.tsx).
@@ -50,8 +54,14 @@ export function Component() {
     else forgetCredential();
     queryClient.clear();
     await refreshVariables();
-    const expiry = data.expiresAt ? `，有效期至 ${formatTime(data.expiresAt)}` : '';
-    showSuccessMessage(`临时邮箱 ${data.email} 已就绪${expiry}`);
+    showSuccessMessage(
+      data.expiresAt
+        ? t('临时邮箱 {email} 已就绪，有效期至 {time}', {
+            email: data.email,
+            time: formatTime(data.expiresAt),
+          })
+        : t('临时邮箱 {email} 已就绪', { email: data.email }),
+    );
     await navigate(`${paths.user}/inbox`);
   };
 
@@ -60,14 +70,16 @@ export function Component() {
       <Panel>
         <Heading level={1}>{siteName}</Heading>
         <Paragraph style={{ fontSize: 16 }}>
-          自托管的临时邮箱与托管邮箱服务：注册一个邮箱即可收信，系统账号还可以管理自己的域名和邮箱。
+          {t('自托管的临时邮箱与托管邮箱服务：注册一个邮箱即可收信，系统账号还可以管理自己的域名和邮箱。')}
         </Paragraph>
         {settings.mailDomains && settings.mailDomains.length > 0 ? (
-          <Paragraph secondary>本站邮箱域名：{settings.mailDomains.join('、')}</Paragraph>
+          <Paragraph secondary>
+            {t('本站邮箱域名：{domains}', { domains: settings.mailDomains.join(t('、')) })}
+          </Paragraph>
         ) : null}
         <Link to={loggedIn ? paths.user : paths.auth}>
           <Button type="primary" size="large">
-            {loggedIn ? '进入邮箱' : '注册 / 登录'}
+            {loggedIn ? t('进入邮箱') : t('注册 / 登录')}
           </Button>
         </Link>
       </Panel>
@@ -78,7 +90,7 @@ export function Component() {
         onCreated={enterTemporaryMailbox}
       />
       <div className="home-highlights">
-        {highlights.map((item) => (
+        {highlights().map((item) => (
           <Panel key={item.title}>
             <Heading level={4} style={{ marginTop: 0 }}>
               <item.icon /> {item.title}

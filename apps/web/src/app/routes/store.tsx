@@ -9,6 +9,7 @@ import { BuyMailboxForm } from '../../features/shop/components/buy-mailbox-form'
 import { OrderLookup } from '../../features/shop/components/order-lookup';
 import { RedeemCardForm } from '../../features/shop/components/redeem-card-form';
 import { showErrorMessage } from '../../lib/feedback';
+import { t } from '../../lib/i18n';
 import { useSettingsStore } from '../../state/settings';
 import { useEnterSession } from '../use-enter-session';
 
@@ -29,7 +30,7 @@ export function Component() {
       rememberAuthTab('mailbox');
       await enter(token);
     } catch (error) {
-      showErrorMessage((error as Error).message || '登录失败，请到登录页用邮箱登录');
+      showErrorMessage((error as Error).message || t('登录失败，请到登录页用邮箱登录'));
     }
   };
 
@@ -38,13 +39,13 @@ export function Component() {
       ? [
           {
             key: 'buy',
-            label: '购买邮箱',
+            label: t('购买邮箱'),
             children: <BuyMailboxForm domains={domains} selectedDomainId={chosenDomain} />,
           },
         ]
       : []),
-    { key: 'redeem', label: '兑换卡密', children: <RedeemCardForm onLogin={loginRedeemed} /> },
-    { key: 'orders', label: '查询订单', children: <OrderLookup /> },
+    { key: 'redeem', label: t('兑换卡密'), children: <RedeemCardForm onLogin={loginRedeemed} /> },
+    { key: 'orders', label: t('查询订单'), children: <OrderLookup /> },
   ];
   const active = items.some((item) => item.key === tab) ? tab : (items[0]?.key ?? 'redeem');
 
@@ -55,11 +56,11 @@ export function Component() {
           type="info"
           showIcon
           closable
-          title={`订单 ${returnedOrder} 已提交支付`}
-          description="支付成功后邮箱会在几秒内开通，可在下方“查询订单”中用下单手机号查看。"
+          title={t('订单 {orderNo} 已提交支付', { orderNo: returnedOrder })}
+          description={t('支付成功后邮箱会在几秒内开通，可在下方“查询订单”中用下单手机号查看。')}
         />
       )}
-      <Card title="商店">
+      <Card title={t('商店')}>
         <SaleDomainList
           onBuy={(domain) => {
             setChosenDomain(domain.id);

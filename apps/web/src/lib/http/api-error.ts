@@ -1,6 +1,10 @@
 import { DefaultMessage, type Envelope, type ErrorCodeValue } from '@youju/contract';
+import { t } from '../i18n';
 
-/** A failed envelope (error ≠ 0). Its message is the server's Chinese `msg`, ready to show. */
+/**
+ * A failed envelope (error ≠ 0). Its message is the server's `msg`, ready to show, in the interface's
+ * language (the API is told it: lib/i18n's acceptLanguage).
+ */
 export class ApiError extends Error {
   readonly code: number;
 
@@ -12,7 +16,7 @@ export class ApiError extends Error {
 }
 
 function defaultMessageFor(code: number): string {
-  return DefaultMessage[code as ErrorCodeValue] ?? `请求失败（错误码 ${code}），请稍后再试`;
+  return DefaultMessage[code as ErrorCodeValue] ?? t('请求失败（错误码 {code}），请稍后再试', { code });
 }
 
 /**
@@ -21,7 +25,9 @@ function defaultMessageFor(code: number): string {
  */
 export function messageFor(code: number, msg: string | undefined): string {
   const text = msg || defaultMessageFor(code);
-  if (code === 429 && !/稍后|后再试|分钟|小时|明天/.test(text)) return `${text}，请稍后再试`;
+  if (code === 429 && !/稍后|后再试|分钟|小时|明天|later|minute|hour|tomorrow/i.test(text))
+    // The message's own full stop gives way to the sentence added after it.
+    return t('{message}，请稍后再试', { message: text.replace(/[。.!！]$/, '') });
   return text;
 }
 

@@ -1,4 +1,5 @@
 import type { Envelope } from '@youju/contract';
+import { t } from '../i18n';
 import { unwrap } from './api-error';
 import {
   apiHeaders,
@@ -27,11 +28,12 @@ function parseJson(text: string): unknown {
 
 /**
  * An answer's text as an envelope, after the login-expired rule; uploads read their answer with it
- * too. A body that is no envelope (a proxy's error page) fails with a Chinese message.
+ * too. A body that is no envelope (a proxy's error page) fails with a message of its own.
  */
 export function envelopeFrom(status: number, text: string): Envelope {
   const body = parseJson(text);
-  if (!isEnvelope(body)) throw new Error(`服务器返回了无法识别的内容（HTTP ${status}），请稍后再试`);
+  if (!isEnvelope(body))
+    throw new Error(t('服务器返回了无法识别的内容（HTTP {status}），请稍后再试', { status }));
   if (isLoginExpired(body)) throw followLoginRedirect(body);
   return body;
 }

@@ -1,4 +1,5 @@
 import type { Envelope } from '@youju/contract';
+import { t } from '../i18n';
 import { saveBlob } from '../save-blob';
 import { ApiError, unwrap } from './api-error';
 import {
@@ -42,7 +43,7 @@ export async function downloadFile(
   if ((response.headers.get('content-type') ?? '').includes('application/json')) {
     const body = (await response.json()) as Envelope;
     if (isLoginExpired(body)) throw followLoginRedirect(body);
-    throw new ApiError(body.error, body.msg || '下载失败，请稍后再试');
+    throw new ApiError(body.error, body.msg || t('下载失败，请稍后再试'));
   }
   const disposition = response.headers.get('content-disposition') ?? '';
   const filename = options.filename ?? /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'download';
@@ -55,16 +56,16 @@ export async function downloadFile(
  * answers with an envelope: the login-expired rule, or its Chinese `msg` as the error.
  */
 export async function downloadBlob(path: string): Promise<Blob> {
-  const response = await fetchFile(apiUrl(path), '下载失败，请检查网络后重试');
+  const response = await fetchFile(apiUrl(path), t('下载失败，请检查网络后重试'));
   const type = response.headers.get('content-type') ?? '';
   if (response.ok && !type.startsWith('application/json')) return response.blob();
   let envelope: Envelope | null = null;
   try {
     envelope = (await response.json()) as Envelope;
   } catch {
-    throw new Error(`下载失败（HTTP ${response.status}），请稍后再试`);
+    throw new Error(t('下载失败（HTTP {status}），请稍后再试', { status: response.status }));
   }
   if (isLoginExpired(envelope)) throw followLoginRedirect(envelope);
   unwrap(envelope);
-  throw new ApiError(500, '下载失败，请稍后再试');
+  throw new ApiError(500, t('下载失败，请稍后再试'));
 }

@@ -1,6 +1,6 @@
 import { DefaultMessage, type Envelope, ErrorCode, LOGIN_URL } from '@youju/contract';
 import { clearToken, readToken } from '../../state/session';
-import { acceptLanguage } from '../i18n';
+import { acceptLanguage, t } from '../i18n';
 import { navigateTo } from '../navigation';
 
 // The rules every kind of call follows (JSON, upload, download, event stream): the base URL, the
@@ -11,12 +11,18 @@ export const apiBaseUrl = '/api';
 /** A call not answered within 60 seconds fails. */
 export const apiTimeoutMs = 60_000;
 
-/** Why a call got no answer, in the words shown to the person. */
+/** Why a call got no answer, in the words shown to the person (getters: in the current language). */
 export const transportFailure = {
-  timeout: '请求超时，请检查网络后重试',
-  cancelled: '请求已取消',
-  network: '网络连接失败，请检查网络后重试',
-} as const;
+  get timeout() {
+    return t('请求超时，请检查网络后重试');
+  },
+  get cancelled() {
+    return t('请求已取消');
+  },
+  get network() {
+    return t('网络连接失败，请检查网络后重试');
+  },
+};
 
 /** The stored login token as a bearer Authorization header; none without a token. */
 export function authorizationHeader(): Record<string, string> {

@@ -3,6 +3,7 @@ import { Navigate, useSearchParams } from 'react-router-dom';
 import { userScreens } from '../../../config/routes';
 import { CardTable } from '../../../features/cards/components/card-table';
 import { OrderTable } from '../../../features/orders/components/order-table';
+import { t, tc } from '../../../lib/i18n';
 
 const TABS = ['cards', 'orders'] as const;
 type Tab = (typeof TABS)[number];
@@ -20,12 +21,12 @@ export function Component() {
   if (requested === 'payment') return <Navigate to={`${settingsPath}#payment`} replace />;
   const active: Tab = TABS.includes(requested as Tab) ? (requested as Tab) : 'cards';
   const items = [
-    { key: 'cards', label: '卡密', children: <CardTable /> },
+    { key: 'cards', label: tc('tab', '卡密'), children: <CardTable /> },
     {
       key: 'orders',
-      label: '订单',
+      label: t('订单'),
       children: (
-        <Card title="商店订单">
+        <Card title={t('商店订单')}>
           <OrderTable />
         </Card>
       ),

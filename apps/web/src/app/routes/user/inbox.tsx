@@ -8,6 +8,7 @@ import type { ComposeMode } from '../../../features/compose/components/compose-p
 import { GuideCard } from '../../../features/dashboard/components/guide-card';
 import { InboxView } from '../../../features/mail/components/inbox-view';
 import { useSettings } from '../../../features/settings/api/get-settings';
+import { t } from '../../../lib/i18n';
 import { usePermissionStore } from '../../../state/permission';
 
 // The drawer's code (form, uploads, editor) is fetched when it is first opened; from then on it stays
@@ -108,22 +109,22 @@ export function Component() {
             icon={<EditOutlined />}
             onClick={() => compose({ mode: 'new' })}
           >
-            写邮件
+            {t('写邮件')}
           </Button>
         }
         readerActions={(detail) => (
           <>
             <Button icon={<RollbackOutlined />} onClick={() => compose({ mode: 'reply', original: detail })}>
-              回复
+              {t('回复')}
             </Button>
             <Button icon={<SendOutlined />} onClick={() => compose({ mode: 'replyAll', original: detail })}>
-              回复全部
+              {t('回复全部')}
             </Button>
             <Button
               icon={<ShareAltOutlined />}
               onClick={() => compose({ mode: 'forward', original: detail })}
             >
-              转发
+              {t('转发')}
             </Button>
           </>
         )}

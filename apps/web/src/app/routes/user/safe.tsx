@@ -5,6 +5,7 @@ import { ChangePasswordForm } from '../../../features/password/components/change
 import { LoginHistoryTable } from '../../../features/security/components/login-history-table';
 import { SessionTable } from '../../../features/security/components/session-table';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { usePermissions } from '../../../state/permission';
 import { saveToken } from '../../../state/session';
 
@@ -17,7 +18,7 @@ export function Component() {
         onChanged={(token) => {
           // The answer carries a fresh token; every other session has ended.
           saveToken(token);
-          showSuccessMessage('密码已修改，其他设备上的登录已失效');
+          showSuccessMessage(t('密码已修改，其他设备上的登录已失效'));
         }}
       />
       <SessionTable />

@@ -8,6 +8,7 @@ import { useSettings } from '../../../features/settings/api/get-settings';
 import { PersonalSettingsForm } from '../../../features/settings/components/personal-settings-form';
 import { SystemSettingsForm } from '../../../features/settings/components/system-settings-form';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { usePermissionStore, usePermissions } from '../../../state/permission';
 import { saveToken } from '../../../state/session';
 
@@ -36,7 +37,7 @@ export function Component() {
           oldPasswordOptional
           onChanged={(token) => {
             saveToken(token);
-            showSuccessMessage('密码已修改，其他设备上的登录已失效');
+            showSuccessMessage(t('密码已修改，其他设备上的登录已失效'));
           }}
         />
       ) : null}

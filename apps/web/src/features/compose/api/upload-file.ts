@@ -1,6 +1,6 @@
 import type { UploadedFile } from '@youju/contract';
 import { upload } from '../../../lib/http';
-import { t } from '../../../lib/i18n';
+import { t, tc } from '../../../lib/i18n';
 
 /**
  * POST /api/user/uploadFile (multipart field `file`). `onProgress` receives the share of the body
@@ -13,7 +13,7 @@ export function uploadFile(
 ): Promise<UploadedFile> {
   return upload<UploadedFile>('/user/uploadFile', file, {
     field: 'file',
-    filename: file.name ?? t('附件'),
+    filename: file.name ?? tc('filename', '附件'),
     onProgress,
     signal,
   });

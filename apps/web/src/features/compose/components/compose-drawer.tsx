@@ -20,7 +20,7 @@ import { type MutableRefObject, useEffect, useMemo, useRef, useState } from 'rea
 import { downloadAttachment } from '../../../api/attachments';
 import { formatBytes } from '../../../lib/bytes';
 import { showSuccessMessage } from '../../../lib/feedback';
-import { t } from '../../../lib/i18n';
+import { t, tc } from '../../../lib/i18n';
 import { usePermissionStore } from '../../../state/permission';
 import { useSettingsStore } from '../../../state/settings';
 import { useDeleteDraft } from '../api/delete-draft';
@@ -355,7 +355,7 @@ function ComposeForm({
     forwardStarted.current = true;
     setPreparing(true);
     void fetchForwardedFiles(carried, downloadAttachment, addFile, (attachment, message) =>
-      addFailed(attachment.filename || t('附件'), attachment.size, message),
+      addFailed(attachment.filename || tc('filename', '附件'), attachment.size, message),
     ).finally(() => setPreparing(false));
   }, [mode, original]);
 

@@ -1,5 +1,5 @@
 import type { MailDetail } from '@youju/contract';
-import { t } from '../../../lib/i18n';
+import { t, tc } from '../../../lib/i18n';
 
 type OriginalAttachment = MailDetail['attachments'][number];
 
@@ -19,7 +19,7 @@ export async function fetchForwardedFiles(
   onFailure: (attachment: OriginalAttachment, message: string) => void,
 ): Promise<void> {
   for (const attachment of attachments) {
-    const name = attachment.filename || t('附件');
+    const name = attachment.filename || tc('filename', '附件');
     try {
       const blob = await download(attachment.id);
       onFile(new File([blob], name, { type: attachment.contentType || blob.type }));

@@ -1,6 +1,7 @@
 import { useQueries } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { downloadBlob } from '../../../lib/http';
+import { t } from '../../../lib/i18n';
 import { mailKeys } from './get-inbox';
 
 /** Inline images bigger than this stay out of the message frame (they remain downloadable). */
@@ -10,7 +11,7 @@ function readAsDataUrl(blob: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(new Error('图片读取失败'));
+    reader.onerror = () => reject(new Error(t('图片读取失败')));
     reader.readAsDataURL(blob);
   });
 }

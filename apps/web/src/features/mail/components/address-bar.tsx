@@ -3,6 +3,7 @@ import { Badge, Button, Popconfirm, Select, Space, Tooltip, Typography } from 'a
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useAddresses } from '../../../api/get-addresses';
 import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useDeleteAddress } from '../api/delete-address';
 import { useUnread } from '../api/get-unread';
 import { useMarkAllRead } from '../api/mark-all-read';
@@ -22,7 +23,7 @@ interface AddressBarProps {
 
 function UnreadBadge({ count }: { count: number }) {
   return count > 0 ? (
-    <Badge count={count} overflowCount={999} size="small" title={`${count} 封未读`} />
+    <Badge count={count} overflowCount={999} size="small" title={t('{count} 封未读', { count })} />
   ) : null;
 }
 
@@ -31,12 +32,12 @@ function OwnAddress({ address }: { address: string }) {
   const unread = useUnread();
   return (
     <Space size="middle" wrap>
-      <Typography.Text type="secondary">我的邮箱地址</Typography.Text>
+      <Typography.Text type="secondary">{t('我的邮箱地址')}</Typography.Text>
       <Typography.Text
         strong
         style={{ fontSize: 16 }}
         data-testid="own-address"
-        copyable={{ text: address, tooltips: ['复制地址', '已复制'] }}
+        copyable={{ text: address, tooltips: [t('复制地址'), t('已复制')] }}
       >
         {address}
       </Typography.Text>
@@ -51,11 +52,13 @@ function AddressPicker({ value, onChange }: Omit<AddressBarProps, 'mailboxAddres
   const unread = useUnread();
   const [creating, setCreating] = useState(false);
   const remove = useDeleteAddress(() => {
-    showSuccessMessage(`已删除地址 ${value}`);
+    showSuccessMessage(t('已删除地址 {address}', { address: value }));
     onChange('');
   });
   const byAddress = unread.data?.byAddress ?? {};
-  const markAll = useMarkAllRead((updated) => showSuccessMessage(`已将 ${updated} 封邮件标为已读`));
+  const markAll = useMarkAllRead((updated) =>
+    showSuccessMessage(t('已将 {count} 封邮件标为已读', { count: updated })),
+  );
 
   /** An option's unread count and, when there is unread mail, its 全部已读 control. */
   const optionUnread = (address: string) => {
@@ -64,11 +67,11 @@ function AddressPicker({ value, onChange }: Omit<AddressBarProps, 'mailboxAddres
       <Space size={4}>
         <UnreadBadge count={count} />
         {count > 0 ? (
-          <Tooltip title="全部标为已读">
+          <Tooltip title={t('全部标为已读')}>
             <Button
               type="text"
               size="small"
-              aria-label={`将 ${address || '全部地址'} 全部标为已读`}
+              aria-label={t('将 {address} 全部标为已读', { address: address || t('全部地址') })}
               icon={<CheckCircleOutlined />}
               onClick={(event) => {
                 // Marking an address read does not pick it.
@@ -94,13 +97,13 @@ function AddressPicker({ value, onChange }: Omit<AddressBarProps, 'mailboxAddres
   return (
     <Space size="middle" wrap className="inbox-address-picker">
       <Select
-        aria-label="邮箱地址"
+        aria-label={t('邮箱地址')}
         showSearch
         className="inbox-address-select"
         value={value}
         loading={addresses.isPending}
         onChange={onChange}
-        options={[{ value: '', label: '全部地址' }, ...options]}
+        options={[{ value: '', label: t('全部地址') }, ...options]}
         optionRender={(option) => (
           <Space style={{ width: '100%', justifyContent: 'space-between' }}>
             <span>{option.label}</span>
@@ -117,25 +120,25 @@ function AddressPicker({ value, onChange }: Omit<AddressBarProps, 'mailboxAddres
         )}
       />
       {value ? (
-        <Typography.Text copyable={{ text: value, tooltips: ['复制地址', '已复制'] }} type="secondary">
-          复制
+        <Typography.Text copyable={{ text: value, tooltips: [t('复制地址'), t('已复制')] }} type="secondary">
+          {t('复制')}
         </Typography.Text>
       ) : null}
       <Button icon={<PlusOutlined />} onClick={() => setCreating(true)}>
-        新建地址
+        {t('新建地址')}
       </Button>
       {selected ? (
         <Popconfirm
-          title={`删除地址 ${selected.address}？`}
-          description="删除后该地址不再收信，已收到的邮件也会一并删除，且无法恢复。"
-          okText="删除"
-          cancelText="取消"
+          title={t('删除地址 {address}？', { address: selected.address })}
+          description={t('删除后该地址不再收信，已收到的邮件也会一并删除，且无法恢复。')}
+          okText={t('删除')}
+          cancelText={t('取消')}
           okButtonProps={{ danger: true, loading: remove.isPending }}
           onConfirm={() => remove.mutate(selected.id)}
         >
-          <Tooltip title="删除此地址">
+          <Tooltip title={t('删除此地址')}>
             <Button danger icon={<DeleteOutlined />}>
-              删除地址
+              {t('删除地址')}
             </Button>
           </Tooltip>
         </Popconfirm>

@@ -1,6 +1,7 @@
 import { CheckCircleFilled, QuestionCircleOutlined, WarningFilled } from '@ant-design/icons';
 import type { MailAuth } from '@youju/contract';
 import { Tag, Tooltip } from 'antd';
+import { t, tc } from '../../../lib/i18n';
 
 export type SenderTrust = 'verified' | 'unverified' | 'forged';
 
@@ -14,34 +15,65 @@ export function senderTrust(auth: MailAuth): SenderTrust {
   return 'unverified';
 }
 
-const RESULT_TEXT: Record<MailAuth['spf'], string> = {
-  pass: '通过',
-  fail: '失败',
-  softfail: '软失败',
-  neutral: '中立',
-  none: '无',
-  temperror: '临时错误',
-  permerror: '记录错误',
-};
+/** A check's result in words (read at render, in the current language). */
+function resultText(result: MailAuth['spf']): string {
+  switch (result) {
+    case 'pass':
+      return t('通过');
+    case 'fail':
+      return tc('auth', '失败');
+    case 'softfail':
+      return t('软失败');
+    case 'neutral':
+      return t('中立');
+    case 'none':
+      return tc('auth', '无');
+    case 'temperror':
+      return t('临时错误');
+    case 'permerror':
+      return t('记录错误');
+    default:
+      return String(result);
+  }
+}
 
-const POLICY_TEXT = { none: '仅监测', quarantine: '隔离', reject: '拒收' } as const;
+function policyText(policy: NonNullable<MailAuth['policy']>): string {
+  switch (policy) {
+    case 'none':
+      return t('仅监测');
+    case 'quarantine':
+      return t('隔离');
+    case 'reject':
+      return tc('auth', '拒收');
+  }
+}
+
+/** `result（domain）`, or the result alone without a domain. */
+function withDomain(result: string, domain: string | null | undefined): string {
+  return domain ? t('{result}（{domain}）', { result, domain }) : result;
+}
 
 function details(auth: MailAuth): string[] {
-  const dkimDomains = auth.dkimDomains?.length ? `（${auth.dkimDomains.join('、')}）` : '';
-  const lines = [
-    `SPF：${RESULT_TEXT[auth.spf]}${auth.spfDomain ? `（${auth.spfDomain}）` : ''}`,
-    `DKIM：${RESULT_TEXT[auth.dkim]}${dkimDomains}`,
-    `DMARC：${RESULT_TEXT[auth.dmarc]}${auth.fromDomain ? `（${auth.fromDomain}` : ''}${
-      auth.fromDomain && auth.policy ? `，策略：${POLICY_TEXT[auth.policy]}）` : auth.fromDomain ? '）' : ''
-    }`,
+  const dkimDomains = auth.dkimDomains?.length ? auth.dkimDomains.join(t('、')) : null;
+  const dmarc =
+    auth.fromDomain && auth.policy
+      ? t('{result}（{domain}，策略：{policy}）', {
+          result: resultText(auth.dmarc),
+          domain: auth.fromDomain,
+          policy: policyText(auth.policy),
+        })
+      : withDomain(resultText(auth.dmarc), auth.fromDomain);
+  return [
+    t('SPF：{result}', { result: withDomain(resultText(auth.spf), auth.spfDomain) }),
+    t('DKIM：{result}', { result: withDomain(resultText(auth.dkim), dkimDomains) }),
+    t('DMARC：{result}', { result: dmarc }),
   ];
-  return lines;
 }
 
 const LOOK = {
-  verified: { color: 'success', icon: <CheckCircleFilled />, text: '发件人已验证' },
-  unverified: { color: 'default', icon: <QuestionCircleOutlined />, text: '发件人未验证' },
-  forged: { color: 'error', icon: <WarningFilled />, text: '发件人可能是伪造的' },
+  verified: { color: 'success', icon: <CheckCircleFilled />, text: () => t('发件人已验证') },
+  unverified: { color: 'default', icon: <QuestionCircleOutlined />, text: () => t('发件人未验证') },
+  forged: { color: 'error', icon: <WarningFilled />, text: () => t('发件人可能是伪造的') },
 } as const;
 
 /** A badge beside the sender with the SPF, DKIM and DMARC results on hover (or tap). */
@@ -51,7 +83,7 @@ export function AuthBadge({ auth }: { auth: MailAuth }) {
   const unchecked = auth.spf === 'none' && auth.dkim === 'none' && auth.dmarc === 'none';
   const title = (
     <div data-testid="auth-details">
-      {unchecked ? <div>这封邮件没有经过发件人验证（站内投递，或验证功能启用前收到）</div> : null}
+      {unchecked ? <div>{t('这封邮件没有经过发件人验证（站内投递，或验证功能启用前收到）')}</div> : null}
       {details(auth).map((line) => (
         <div key={line}>{line}</div>
       ))}
@@ -66,7 +98,7 @@ export function AuthBadge({ auth }: { auth: MailAuth }) {
         data-trust={trust}
         style={{ marginInlineStart: 8, cursor: 'help' }}
       >
-        {look.text}
+        {look.text()}
       </Tag>
     </Tooltip>
   );

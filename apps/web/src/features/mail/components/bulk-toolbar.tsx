@@ -8,6 +8,7 @@ import {
 } from '@ant-design/icons';
 import { Button, Checkbox, Dropdown, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
+import { t } from '../../../lib/i18n';
 
 export type BulkAction = 'read' | 'unread' | 'star' | 'unstar' | 'delete';
 
@@ -25,12 +26,13 @@ interface BulkToolbarProps {
   idleAction?: ReactNode;
 }
 
-const ACTIONS: { action: BulkAction; label: string; icon: ReactNode; onPhone: boolean }[] = [
-  { action: 'read', label: '标为已读', icon: <EyeOutlined />, onPhone: true },
-  { action: 'unread', label: '标为未读', icon: <EyeInvisibleOutlined />, onPhone: false },
-  { action: 'star', label: '加星标', icon: <StarFilled style={{ color: '#faad14' }} />, onPhone: false },
-  { action: 'unstar', label: '取消星标', icon: <StarOutlined />, onPhone: false },
-  { action: 'delete', label: '删除', icon: <DeleteOutlined />, onPhone: true },
+/** The actions, named in the current language (built at render, never at import). */
+const actions = (): { action: BulkAction; label: string; icon: ReactNode; onPhone: boolean }[] => [
+  { action: 'read', label: t('标为已读'), icon: <EyeOutlined />, onPhone: true },
+  { action: 'unread', label: t('标为未读'), icon: <EyeInvisibleOutlined />, onPhone: false },
+  { action: 'star', label: t('加星标'), icon: <StarFilled style={{ color: '#faad14' }} />, onPhone: false },
+  { action: 'unstar', label: t('取消星标'), icon: <StarOutlined />, onPhone: false },
+  { action: 'delete', label: t('删除'), icon: <DeleteOutlined />, onPhone: true },
 ];
 
 /**
@@ -47,13 +49,14 @@ export function BulkToolbar({
   onAction,
   idleAction,
 }: BulkToolbarProps) {
-  const shown = narrow ? ACTIONS.filter((entry) => entry.onPhone) : ACTIONS;
-  const more = narrow ? ACTIONS.filter((entry) => !entry.onPhone) : [];
+  const all = actions();
+  const shown = narrow ? all.filter((entry) => entry.onPhone) : all;
+  const more = narrow ? all.filter((entry) => !entry.onPhone) : [];
   return (
     <div className="inbox-bulk-bar" data-testid="bulk-toolbar">
       <Checkbox
         className="inbox-check"
-        aria-label="选择本页全部邮件"
+        aria-label={t('选择本页全部邮件')}
         data-testid="select-all"
         checked={total > 0 && checked === total}
         indeterminate={checked > 0 && checked < total}
@@ -63,7 +66,7 @@ export function BulkToolbar({
       {checked > 0 ? (
         <>
           <Typography.Text data-testid="bulk-count" style={{ whiteSpace: 'nowrap' }}>
-            已选 {checked} 封
+            {t('已选 {count} 封', { count: checked })}
           </Typography.Text>
           <span className="inbox-bulk-actions">
             {shown.map((entry) => (
@@ -86,7 +89,7 @@ export function BulkToolbar({
                   onClick: ({ key }) => onAction(key as BulkAction),
                 }}
               >
-                <Button type="text" aria-label="更多操作" icon={<MoreOutlined />} disabled={busy} />
+                <Button type="text" aria-label={t('更多操作')} icon={<MoreOutlined />} disabled={busy} />
               </Dropdown>
             ) : null}
           </span>
@@ -94,7 +97,7 @@ export function BulkToolbar({
       ) : (
         <>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            全选
+            {t('全选')}
           </Typography.Text>
           {idleAction ? <span className="inbox-bulk-actions">{idleAction}</span> : null}
         </>

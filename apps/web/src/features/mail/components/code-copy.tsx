@@ -3,6 +3,7 @@ import { Button, Tooltip } from 'antd';
 import type { MouseEvent } from 'react';
 import { copyText } from '../../../lib/clipboard';
 import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 
 interface CodeCopyProps {
   /** the message's one-time code (MailItem.code) */
@@ -20,19 +21,19 @@ export function CodeCopy({ code, size = 'small' }: CodeCopyProps) {
     event.stopPropagation();
     try {
       await copyText(code);
-      showSuccessMessage(`验证码 ${code} 已复制`);
+      showSuccessMessage(t('验证码 {code} 已复制', { code }));
     } catch {
-      showErrorMessage('复制失败，请手动选择验证码复制');
+      showErrorMessage(t('复制失败，请手动选择验证码复制'));
     }
   };
   return (
-    <Tooltip title="复制验证码">
+    <Tooltip title={t('复制验证码')}>
       <Button
         size={size}
         icon={<CopyOutlined />}
         onClick={copy}
         data-testid="verification-code"
-        aria-label={`复制验证码 ${code}`}
+        aria-label={t('复制验证码 {code}', { code })}
         style={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontWeight: 600 }}
       >
         {code}

@@ -3,6 +3,7 @@ import { Empty, Form, Input, Modal, Select } from 'antd';
 import { useDomains } from '../../../api/get-domains';
 import { rules } from '../../../config/validation';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useCreateAddress } from '../api/create-address';
 
 interface CreateAddressDialogProps {
@@ -23,7 +24,7 @@ export function CreateAddressDialog({ onClose, onCreated }: CreateAddressDialogP
   const domainId = Form.useWatch('domainId', form);
   const domainName = domains.find((domain) => domain.id === domainId)?.name;
   const create = useCreateAddress((created) => {
-    showSuccessMessage(`已创建地址 ${created.address}`);
+    showSuccessMessage(t('已创建地址 {address}', { address: created.address }));
     onCreated(created);
     onClose();
   });
@@ -38,16 +39,16 @@ export function CreateAddressDialog({ onClose, onCreated }: CreateAddressDialogP
   return (
     <Modal
       open
-      title="新建邮箱地址"
-      okText="创建"
-      cancelText="取消"
+      title={t('新建邮箱地址')}
+      okText={t('创建')}
+      cancelText={t('取消')}
       okButtonProps={{ loading: create.isPending, disabled: domainsQuery.isSuccess && domains.length === 0 }}
       onOk={() => form.submit()}
       onCancel={onClose}
       destroyOnHidden
     >
       {domainsQuery.isSuccess && domains.length === 0 ? (
-        <Empty description="你还没有域名，请先在“域名管理”中添加域名。" />
+        <Empty description={t('你还没有域名，请先在“域名管理”中添加域名。')} />
       ) : (
         <Form<CreateAddressValues>
           name="create-address"
@@ -56,19 +57,24 @@ export function CreateAddressDialog({ onClose, onCreated }: CreateAddressDialogP
           onFinish={submit}
           initialValues={{ domainId: domains[0]?.id }}
         >
-          <Form.Item name="domainId" label="域名" rules={[{ required: true, message: '请选择域名' }]}>
+          <Form.Item name="domainId" label={t('域名')} rules={[{ required: true, message: t('请选择域名') }]}>
             <Select
-              placeholder="选择域名"
+              placeholder={t('选择域名')}
               loading={domainsQuery.isPending}
               options={domains.map((domain) => ({
                 value: domain.id,
                 label: domain.displayName || domain.name,
               }))}
-              notFoundContent="暂无域名"
+              notFoundContent={t('暂无域名')}
             />
           </Form.Item>
-          <Form.Item name="localPart" label="邮箱前缀" rules={rules.optionalLocalPart} extra="留空则随机生成">
-            <Input placeholder="例如 notice" suffix={domainName ? `@${domainName}` : undefined} />
+          <Form.Item
+            name="localPart"
+            label={t('邮箱前缀')}
+            rules={rules.optionalLocalPart}
+            extra={t('留空则随机生成')}
+          >
+            <Input placeholder={t('例如 notice')} suffix={domainName ? `@${domainName}` : undefined} />
           </Form.Item>
         </Form>
       )}

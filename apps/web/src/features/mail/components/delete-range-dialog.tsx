@@ -2,6 +2,7 @@ import { Alert, DatePicker, Form, Modal, Select, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useAddresses } from '../../../api/get-addresses';
 import { showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { useDeleteTimeRange } from '../api/delete-time-range';
 
 interface DeleteRangeDialogProps {
@@ -23,7 +24,9 @@ export function DeleteRangeDialog({ mailboxAddress, address, onClose, onDeleted 
   const [form] = Form.useForm<DeleteRangeValues>();
   const addresses = useAddresses(mailboxAddress === null);
   const remove = useDeleteTimeRange((deleted) => {
-    showSuccessMessage(deleted > 0 ? `已删除 ${deleted} 封邮件` : '该时间段内没有邮件');
+    showSuccessMessage(
+      deleted > 0 ? t('已删除 {count} 封邮件', { count: deleted }) : t('该时间段内没有邮件'),
+    );
     onDeleted();
     onClose();
   });
@@ -40,9 +43,9 @@ export function DeleteRangeDialog({ mailboxAddress, address, onClose, onDeleted 
   return (
     <Modal
       open
-      title="按时间删除邮件"
-      okText="删除"
-      cancelText="取消"
+      title={t('按时间删除邮件')}
+      okText={t('删除')}
+      cancelText={t('取消')}
       okButtonProps={{ danger: true, loading: remove.isPending }}
       onOk={() => form.submit()}
       onCancel={onClose}
@@ -57,8 +60,8 @@ export function DeleteRangeDialog({ mailboxAddress, address, onClose, onDeleted 
       >
         <Form.Item
           name="range"
-          label="收信时间"
-          rules={[{ required: true, message: '请选择开始和结束时间' }]}
+          label={t('收信时间')}
+          rules={[{ required: true, message: t('请选择开始和结束时间') }]}
         >
           <DatePicker.RangePicker
             showTime={{ format: 'HH:mm' }}
@@ -68,13 +71,14 @@ export function DeleteRangeDialog({ mailboxAddress, address, onClose, onDeleted 
         </Form.Item>
         {mailboxAddress ? (
           <Typography.Paragraph>
-            邮箱地址：<Typography.Text strong>{mailboxAddress}</Typography.Text>
+            {t('邮箱地址：')}
+            <Typography.Text strong>{mailboxAddress}</Typography.Text>
           </Typography.Paragraph>
         ) : (
-          <Form.Item name="address" label="邮箱地址">
+          <Form.Item name="address" label={t('邮箱地址')}>
             <Select
               options={[
-                { value: '', label: '全部地址' },
+                { value: '', label: t('全部地址') },
                 ...(addresses.data ?? []).map((item) => ({ value: item.address, label: item.address })),
               ]}
             />
@@ -83,8 +87,8 @@ export function DeleteRangeDialog({ mailboxAddress, address, onClose, onDeleted 
         <Alert
           type="warning"
           showIcon
-          title="删除后无法恢复"
-          description="这段时间内收到的邮件会被永久删除。"
+          title={t('删除后无法恢复')}
+          description={t('这段时间内收到的邮件会被永久删除。')}
         />
       </Form>
     </Modal>

@@ -24,6 +24,7 @@ import {
 } from 'antd';
 import { lazy, type ReactNode, Suspense, useMemo, useRef, useState } from 'react';
 import { showErrorMessage, showInfoMessage, showSuccessMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { mailKeys, useInbox } from '../api/get-inbox';
 import { useMailEvents } from '../api/mail-events';
 import { useMarkAllRead } from '../api/mark-all-read';
@@ -73,11 +74,6 @@ const ShortcutHelpDialog = lazy(() =>
   import('./shortcut-help-dialog').then((module) => ({ default: module.ShortcutHelpDialog })),
 );
 
-/** A message count in words, for the notices. */
-function mails(count: number): string {
-  return `${count} 封邮件`;
-}
-
 /**
  * The inbox: whose mail, the list with search and filters, the open message; live as mail arrives.
  * From antd's lg breakpoint the list and the reader stand side by side, and the reader sticks to the
@@ -115,14 +111,19 @@ export function InboxView({
   });
 
   useMailEvents((item: MailItem) => {
-    showInfoMessage(`收到新邮件：${item.subject || '（无主题）'}`, `mail-${item.id}`);
+    showInfoMessage(
+      t('收到新邮件：{subject}', { subject: item.subject || t('（无主题）') }),
+      `mail-${item.id}`,
+    );
   });
 
   const deletion = useUndoableDelete();
   const setRead = useSetRead();
   const star = useStarEmails();
   const markAll = useMarkAllRead((updated) =>
-    showSuccessMessage(updated > 0 ? `已将 ${mails(updated)}标为已读` : '没有未读邮件'),
+    showSuccessMessage(
+      updated > 0 ? t('已将 {count} 封邮件标为已读', { count: updated }) : t('没有未读邮件'),
+    ),
   );
   const [checked, setChecked] = useState<ReadonlySet<number>>(() => new Set());
   const [helpOpen, setHelpOpen] = useState(false);
@@ -186,13 +187,13 @@ export function InboxView({
     <Tooltip
       title={
         mailboxAddress || address
-          ? `将 ${mailboxAddress || address} 的邮件全部标为已读`
-          : '将全部地址的邮件标为已读'
+          ? t('将 {address} 的邮件全部标为已读', { address: mailboxAddress || address })
+          : t('将全部地址的邮件标为已读')
       }
     >
       <Button
         type="text"
-        aria-label="全部标为已读"
+        aria-label={t('全部标为已读')}
         icon={<CheckCircleOutlined />}
         loading={markAll.isPending}
         onClick={markAllRead}
@@ -248,6 +249,7 @@ export function InboxView({
         <Col xs={24} lg={10} xl={9}>
           <Card
             size="small"
+            className="inbox-list-card"
             title={
               <Space wrap>
                 <Segmented<ListFilter>
@@ -259,10 +261,10 @@ export function InboxView({
                     })
                   }
                   options={[
-                    { value: 'all', label: '全部' },
-                    { value: 'unread', label: '未读' },
-                    { value: 'starred', label: '星标' },
-                    { value: 'junk', label: '垃圾邮件' },
+                    { value: 'all', label: t('全部') },
+                    { value: 'unread', label: t('未读') },
+                    { value: 'starred', label: t('星标') },
+                    { value: 'junk', label: t('垃圾邮件') },
                   ]}
                 />
               </Space>
@@ -272,28 +274,28 @@ export function InboxView({
                 {headerActions}
                 {narrow ? null : markAllButton}
                 {narrow ? null : (
-                  <Tooltip title="键盘快捷键（?）">
+                  <Tooltip title={t('键盘快捷键（?）')}>
                     <Button
                       type="text"
-                      aria-label="键盘快捷键"
+                      aria-label={t('键盘快捷键')}
                       icon={<QuestionCircleOutlined />}
                       onClick={() => setHelpOpen(true)}
                     />
                   </Tooltip>
                 )}
-                <Tooltip title="刷新">
+                <Tooltip title={t('刷新')}>
                   <Button
                     type="text"
-                    aria-label="刷新"
+                    aria-label={t('刷新')}
                     icon={<ReloadOutlined />}
                     loading={inbox.isFetching}
                     onClick={() => void inbox.refetch()}
                   />
                 </Tooltip>
-                <Tooltip title="按时间删除">
+                <Tooltip title={t('按时间删除')}>
                   <Button
                     type="text"
-                    aria-label="按时间删除"
+                    aria-label={t('按时间删除')}
                     icon={<ClearOutlined />}
                     onClick={() => setDeletingRange(true)}
                   />
@@ -304,9 +306,9 @@ export function InboxView({
             <Input.Search
               ref={searchBox}
               allowClear
-              placeholder="搜索主题、发件人或正文"
-              aria-label="搜索邮件"
-              enterButton="搜索"
+              placeholder={t('搜索主题、发件人或正文')}
+              aria-label={t('搜索邮件')}
+              enterButton={t('搜索')}
               onSearch={(value) =>
                 showList(() => {
                   setSearch(value.trim());
@@ -356,7 +358,9 @@ export function InboxView({
                 <Empty
                   image={<MailOutlined style={{ fontSize: 48, color: '#bfbfbf' }} />}
                   description={
-                    list.length > 0 ? '从左侧选择一封邮件阅读' : '收到的邮件会实时出现在左侧，无需刷新页面'
+                    list.length > 0
+                      ? t('从左侧选择一封邮件阅读')
+                      : t('收到的邮件会实时出现在左侧，无需刷新页面')
                   }
                 />
               ) : (
@@ -374,10 +378,10 @@ export function InboxView({
         )}
       </Row>
       {narrow && selectedId !== null ? (
-        <section className="inbox-reader-screen" aria-label="阅读邮件" data-testid="reader-screen">
+        <section className="inbox-reader-screen" aria-label={t('阅读邮件')} data-testid="reader-screen">
           <div className="inbox-reader-bar">
             <Button type="text" icon={<ArrowLeftOutlined />} onClick={onClose} data-testid="reader-back">
-              返回
+              {t('返回')}
             </Button>
           </div>
           <div className="inbox-reader-body">

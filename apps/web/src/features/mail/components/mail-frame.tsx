@@ -1,6 +1,7 @@
 import { PictureOutlined } from '@ant-design/icons';
 import { Alert, Button } from 'antd';
 import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
+import { t } from '../../../lib/i18n';
 import { useInlineImages } from '../api/get-inline-images';
 import { buildMailSrcdoc, MAIL_FRAME_SANDBOX } from './mail-srcdoc';
 
@@ -87,18 +88,18 @@ export function MailFrame({ html }: MailFrameProps) {
           showIcon
           icon={<PictureOutlined />}
           style={{ marginBottom: 8 }}
-          title={`为保护隐私，已阻止加载此邮件中的 ${built.remoteImages} 张远程图片`}
-          description="远程图片可能被发件人用来确认你已读信。信任发件人时再显示。"
+          title={t('为保护隐私，已阻止加载此邮件中的 {count} 张远程图片', { count: built.remoteImages })}
+          description={t('远程图片可能被发件人用来确认你已读信。信任发件人时再显示。')}
           action={
             <Button size="small" onClick={() => setShowRemoteImages(true)}>
-              显示图片
+              {t('显示图片')}
             </Button>
           }
         />
       ) : null}
       <iframe
         ref={frameRef}
-        title="邮件正文"
+        title={t('邮件正文')}
         data-testid="mail-frame"
         sandbox={MAIL_FRAME_SANDBOX}
         referrerPolicy="no-referrer"

@@ -2,6 +2,7 @@ import { PaperClipOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
 import type { MailItem } from '@youju/contract';
 import { Button, Checkbox, Empty, List, Space, Tag, Tooltip, Typography } from 'antd';
 import { TimeText } from '../../../components/time-text';
+import { t } from '../../../lib/i18n';
 import { useUpdateEmail } from '../api/update-email';
 import { CodeCopy } from './code-copy';
 
@@ -24,17 +25,17 @@ interface MessageListProps {
 }
 
 function senderName(item: MailItem): string {
-  return item.from.name || item.from.address || '（未知发件人）';
+  return item.from.name || item.from.address || t('（未知发件人）');
 }
 
 function StarToggle({ item }: { item: MailItem }) {
   const update = useUpdateEmail();
   return (
-    <Tooltip title={item.starred ? '取消星标' : '加星标'}>
+    <Tooltip title={item.starred ? t('取消星标') : t('加星标')}>
       <Button
         type="text"
         size="small"
-        aria-label={item.starred ? '取消星标' : '加星标'}
+        aria-label={item.starred ? t('取消星标') : t('加星标')}
         icon={item.starred ? <StarFilled style={{ color: '#faad14' }} /> : <StarOutlined />}
         loading={update.isPending}
         onClick={(event) => {
@@ -60,12 +61,12 @@ export function MessageList(props: MessageListProps) {
             image={Empty.PRESENTED_IMAGE_SIMPLE}
             description={
               props.filtered ? (
-                '没有符合条件的邮件'
+                t('没有符合条件的邮件')
               ) : (
                 <>
-                  <Typography.Paragraph strong>暂无邮件</Typography.Paragraph>
+                  <Typography.Paragraph strong>{t('暂无邮件')}</Typography.Paragraph>
                   <Typography.Paragraph type="secondary">
-                    发送到你的邮箱地址的邮件会出现在这里。
+                    {t('发送到你的邮箱地址的邮件会出现在这里。')}
                   </Typography.Paragraph>
                 </>
               )
@@ -81,7 +82,7 @@ export function MessageList(props: MessageListProps) {
               total: props.total,
               size: 'small',
               showSizeChanger: false,
-              showTotal: (total) => `共 ${total} 封`,
+              showTotal: (total) => t('共 {count} 封', { count: total }),
               onChange: props.onPageChange,
             }
           : false
@@ -111,7 +112,7 @@ export function MessageList(props: MessageListProps) {
             <div style={{ display: 'flex', gap: 8, width: '100%', minWidth: 0 }}>
               <Checkbox
                 className="inbox-check"
-                aria-label={`选择：${item.subject || '（无主题）'}`}
+                aria-label={t('选择：{subject}', { subject: item.subject || t('（无主题）') })}
                 data-testid="message-check"
                 checked={props.checkedIds.has(item.id)}
                 onChange={() => props.onToggleChecked(item.id)}
@@ -127,10 +128,10 @@ export function MessageList(props: MessageListProps) {
                   </Typography.Text>
                 </div>
                 <Space size={4} style={{ display: 'flex', minWidth: 0 }}>
-                  {item.hasAttachments ? <PaperClipOutlined aria-label="有附件" /> : null}
-                  {item.spam ? <Tag color="orange">垃圾邮件</Tag> : null}
+                  {item.hasAttachments ? <PaperClipOutlined aria-label={t('有附件')} /> : null}
+                  {item.spam ? <Tag color="orange">{t('垃圾邮件')}</Tag> : null}
                   <Typography.Text strong={unread} ellipsis data-testid="message-subject">
-                    {item.subject || '（无主题）'}
+                    {item.subject || t('（无主题）')}
                   </Typography.Text>
                 </Space>
                 <Typography.Text type="secondary" ellipsis style={{ display: 'block', fontSize: 12 }}>
@@ -143,7 +144,7 @@ export function MessageList(props: MessageListProps) {
                 ) : null}
                 {showAddress ? (
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    收件地址：{item.address}
+                    {t('收件地址：{address}', { address: item.address })}
                   </Typography.Text>
                 ) : null}
               </div>

@@ -16,6 +16,7 @@ import { downloadAttachment } from '../../../api/attachments';
 import { TimeText } from '../../../components/time-text';
 import { formatBytes } from '../../../lib/bytes';
 import { showErrorMessage, showSuccessMessage } from '../../../lib/feedback';
+import { t, tc } from '../../../lib/i18n';
 import { saveBlob } from '../../../lib/save-blob';
 import { useDeleteEmails } from '../api/delete-emails';
 import { useEmail } from '../api/get-email';
@@ -39,7 +40,7 @@ export function personText(person: Person): string {
 }
 
 function peopleText(people: Person[]): string {
-  return people.map(personText).join('，');
+  return people.map(personText).join(t('，'));
 }
 
 function AttachmentList({ detail }: { detail: MailDetail }) {
@@ -48,9 +49,9 @@ function AttachmentList({ detail }: { detail: MailDetail }) {
   const download = async (id: string, filename: string) => {
     setDownloading(id);
     try {
-      saveBlob(await downloadAttachment(id), filename || '附件');
+      saveBlob(await downloadAttachment(id), filename || tc('filename', '附件'));
     } catch (error) {
-      showErrorMessage(error instanceof Error ? error.message : '附件下载失败，请稍后再试');
+      showErrorMessage(error instanceof Error ? error.message : t('附件下载失败，请稍后再试'));
     } finally {
       setDownloading(null);
     }
@@ -61,7 +62,7 @@ function AttachmentList({ detail }: { detail: MailDetail }) {
       header={
         <Space>
           <PaperClipOutlined />
-          附件（{detail.attachments.length}）
+          {t('附件（{count}）', { count: detail.attachments.length })}
         </Space>
       }
       dataSource={detail.attachments}
@@ -76,14 +77,14 @@ function AttachmentList({ detail }: { detail: MailDetail }) {
               loading={downloading === attachment.id}
               onClick={() => void download(attachment.id, attachment.filename)}
             >
-              下载
+              {t('下载')}
             </Button>,
           ]}
         >
-          <Typography.Text>{attachment.filename || '（未命名附件）'}</Typography.Text>
+          <Typography.Text>{attachment.filename || t('（未命名附件）')}</Typography.Text>
           <Typography.Text type="secondary" style={{ marginInlineStart: 8 }}>
             {formatBytes(attachment.size, 'received')}
-            {attachment.inline ? '，正文内嵌' : ''}
+            {attachment.inline ? t('，正文内嵌') : ''}
           </Typography.Text>
         </List.Item>
       )}
@@ -99,7 +100,7 @@ export function MessageReader({ messageId, extraActions, onClosed }: MessageRead
   const setRead = useSetRead();
   const update = useUpdateEmail();
   const remove = useDeleteEmails(() => {
-    showSuccessMessage('邮件已删除');
+    showSuccessMessage(t('邮件已删除'));
     onClosed();
   });
 
@@ -110,11 +111,11 @@ export function MessageReader({ messageId, extraActions, onClosed }: MessageRead
   return (
     <div data-testid="message-reader">
       <Typography.Title level={4} style={{ marginTop: 0 }} data-testid="reader-subject">
-        {detail.subject || '（无主题）'}
+        {detail.subject || t('（无主题）')}
       </Typography.Title>
       {detail.code ? (
         <Space style={{ marginBottom: 12 }}>
-          <Typography.Text type="secondary">验证码</Typography.Text>
+          <Typography.Text type="secondary">{t('验证码')}</Typography.Text>
           <CodeCopy code={detail.code} size="middle" />
         </Space>
       ) : null}
@@ -126,18 +127,18 @@ export function MessageReader({ messageId, extraActions, onClosed }: MessageRead
           onClick={() =>
             setRead.mutate(
               { ids: [detail.id], read: false },
-              { onSuccess: () => showSuccessMessage('已标为未读') },
+              { onSuccess: () => showSuccessMessage(t('已标为未读')) },
             )
           }
         >
-          标为未读
+          {t('标为未读')}
         </Button>
         <Button
           icon={detail.starred ? <StarFilled style={{ color: '#faad14' }} /> : <StarOutlined />}
           loading={update.isPending}
           onClick={() => update.mutate({ id: detail.id, starred: !detail.starred })}
         >
-          {detail.starred ? '取消星标' : '加星标'}
+          {detail.starred ? t('取消星标') : t('加星标')}
         </Button>
         <Button
           icon={detail.spam ? <InboxOutlined /> : <StopOutlined />}
@@ -148,28 +149,28 @@ export function MessageReader({ messageId, extraActions, onClosed }: MessageRead
               { id: detail.id, spam: !detail.spam },
               {
                 onSuccess: () => {
-                  showSuccessMessage(detail.spam ? '已移回收件箱' : '已移到垃圾邮件');
+                  showSuccessMessage(detail.spam ? t('已移回收件箱') : t('已移到垃圾邮件'));
                   onClosed();
                 },
               },
             )
           }
         >
-          {detail.spam ? '不是垃圾邮件' : '标记为垃圾邮件'}
+          {detail.spam ? t('不是垃圾邮件') : t('标记为垃圾邮件')}
         </Button>
         <Button icon={<FileTextOutlined />} onClick={() => setShowRaw(true)}>
-          查看原文
+          {t('查看原文')}
         </Button>
         <Popconfirm
-          title="删除这封邮件？"
-          description="删除后无法恢复。"
-          okText="删除"
-          cancelText="取消"
+          title={t('删除这封邮件？')}
+          description={t('删除后无法恢复。')}
+          okText={t('删除')}
+          cancelText={t('取消')}
           okButtonProps={{ danger: true, loading: remove.isPending }}
           onConfirm={() => remove.mutate([detail.id])}
         >
           <Button danger icon={<DeleteOutlined />}>
-            删除
+            {t('删除')}
           </Button>
         </Popconfirm>
       </Space>
@@ -180,7 +181,7 @@ export function MessageReader({ messageId, extraActions, onClosed }: MessageRead
         items={[
           {
             key: 'from',
-            label: '发件人',
+            label: t('发件人'),
             children: (
               <span>
                 <span data-testid="reader-from">{personText(detail.from)}</span>
@@ -188,11 +189,11 @@ export function MessageReader({ messageId, extraActions, onClosed }: MessageRead
               </span>
             ),
           },
-          { key: 'to', label: '收件人', children: peopleText(detail.to) || detail.address },
-          ...(detail.cc.length > 0 ? [{ key: 'cc', label: '抄送', children: peopleText(detail.cc) }] : []),
+          { key: 'to', label: t('收件人'), children: peopleText(detail.to) || detail.address },
+          ...(detail.cc.length > 0 ? [{ key: 'cc', label: t('抄送'), children: peopleText(detail.cc) }] : []),
           {
             key: 'time',
-            label: '时间',
+            label: tc('reader', '时间'),
             children: <TimeText value={detail.receivedAt} fallback="" data-testid="reader-time" />,
           },
         ]}
@@ -204,8 +205,8 @@ export function MessageReader({ messageId, extraActions, onClosed }: MessageRead
           style={{ marginBottom: 8 }}
           title={
             senderTrust(detail.auth) === 'forged'
-              ? '发件人未通过 SPF/DMARC 验证，这封邮件已放入垃圾邮件'
-              : '这封邮件被标记为垃圾邮件'
+              ? t('发件人未通过 SPF/DMARC 验证，这封邮件已放入垃圾邮件')
+              : t('这封邮件被标记为垃圾邮件')
           }
         />
       ) : null}
@@ -228,7 +229,7 @@ export function MessageReader({ messageId, extraActions, onClosed }: MessageRead
           {detail.text}
         </pre>
       ) : (
-        <Typography.Paragraph type="secondary">（这封邮件没有正文）</Typography.Paragraph>
+        <Typography.Paragraph type="secondary">{t('（这封邮件没有正文）')}</Typography.Paragraph>
       )}
       <AttachmentList detail={detail} />
       {showRaw ? <RawSourceDialog messageId={detail.id} onClose={() => setShowRaw(false)} /> : null}

@@ -1,6 +1,7 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Modal, Spin } from 'antd';
 import { formatBytes } from '../../../lib/bytes';
+import { t } from '../../../lib/i18n';
 import { saveBlob } from '../../../lib/save-blob';
 import { useRawSource } from '../api/get-raw-source';
 
@@ -15,7 +16,7 @@ export function RawSourceDialog({ messageId, onClose }: RawSourceDialogProps) {
   return (
     <Modal
       open
-      title="邮件原文"
+      title={t('邮件原文')}
       width={900}
       onCancel={onClose}
       footer={[
@@ -23,18 +24,18 @@ export function RawSourceDialog({ messageId, onClose }: RawSourceDialogProps) {
           key="download"
           icon={<DownloadOutlined />}
           disabled={!raw.data}
-          onClick={() => raw.data && saveBlob(raw.data.blob, `邮件-${messageId}.eml`)}
+          onClick={() => raw.data && saveBlob(raw.data.blob, t('邮件-{id}.eml', { id: messageId }))}
         >
-          下载原文（.eml）
+          {t('下载原文（.eml）')}
         </Button>,
         <Button key="close" type="primary" onClick={onClose}>
-          关闭
+          {t('关闭')}
         </Button>,
       ]}
     >
-      {raw.isPending ? <Spin description="正在读取原文…" /> : null}
+      {raw.isPending ? <Spin description={t('正在读取原文…')} /> : null}
       {raw.isError ? (
-        <Alert type="error" showIcon title="原文读取失败" description={raw.error.message} />
+        <Alert type="error" showIcon title={t('原文读取失败')} description={raw.error.message} />
       ) : null}
       {raw.data ? (
         <>
@@ -43,7 +44,9 @@ export function RawSourceDialog({ messageId, onClose }: RawSourceDialogProps) {
               type="info"
               showIcon
               style={{ marginBottom: 8 }}
-              title={`原文共 ${formatBytes(raw.data.size, 'received')}，这里只显示开头部分，完整内容请下载。`}
+              title={t('原文共 {size}，这里只显示开头部分，完整内容请下载。', {
+                size: formatBytes(raw.data.size, 'received'),
+              })}
             />
           ) : null}
           <pre

@@ -1,4 +1,5 @@
 import { Button } from 'antd';
+import { t } from '../../../lib/i18n';
 
 interface UndoDeleteBarProps {
   count: number;
@@ -9,9 +10,9 @@ interface UndoDeleteBarProps {
 export function UndoDeleteBar({ count, onUndo }: UndoDeleteBarProps) {
   return (
     <div className="inbox-undo-bar" role="status" data-testid="undo-bar">
-      <span>已删除 {count} 封</span>
+      <span>{t('已删除 {count} 封', { count })}</span>
       <Button type="link" onClick={onUndo} data-testid="undo-delete">
-        撤销
+        {t('撤销')}
       </Button>
     </div>
   );

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { showErrorMessage } from '../../../lib/feedback';
+import { t } from '../../../lib/i18n';
 import { deleteEmails, deleteEmailsKeepalive } from '../api/delete-emails';
 import { invalidateMailLists, mailKeys } from '../api/get-inbox';
 
@@ -45,7 +46,11 @@ export function useUndoableDelete() {
         },
         (error: unknown) => {
           setHidden((current) => without(current, ids));
-          showErrorMessage(`删除失败，邮件已恢复：${error instanceof Error ? error.message : String(error)}`);
+          showErrorMessage(
+            t('删除失败，邮件已恢复：{reason}', {
+              reason: error instanceof Error ? error.message : String(error),
+            }),
+          );
         },
       );
     },

@@ -54,7 +54,7 @@ export function ChangePasswordForm({ onChanged, oldPasswordOptional = false }: C
         >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
-        <Form.Item label={t('确认新密码')} {...confirmationField('newPassword', t('新密码'))}>
+        <Form.Item label={t('确认新密码')} {...confirmationField('newPassword')}>
           <Input.Password autoComplete="new-password" />
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={mutation.isPending}>

@@ -24,7 +24,8 @@ interface SysAccountFormDialogProps {
   onClose: () => void;
 }
 
-const roleOptions = (['user', 'admin'] as const).map((role) => ({ value: role, label: roleLabels[role] }));
+const roleOptions = () =>
+  (['user', 'admin'] as const).map((role) => ({ value: role, label: roleLabels()[role] }));
 
 function initialValues(account: SysAccount | null): SysAccountFormValues {
   if (!account) return { username: '', role: 'user', enabled: true, maxDomains: 0, maxMailboxes: 0 };
@@ -89,7 +90,7 @@ export function SysAccountFormDialog({ account, open, onClose }: SysAccountFormD
         />
       </Form.Item>
       <Form.Item name="role" label={t('角色')} rules={[{ required: true, message: t('请选择角色') }]}>
-        <Select options={roleOptions} />
+        <Select options={roleOptions()} />
       </Form.Item>
       <Form.Item name="maxDomains" label={t('域名数量上限')} extra={t('0 表示不限')}>
         <InputNumber min={0} max={1_000_000} precision={0} style={{ width: '100%' }} />
