@@ -1,7 +1,7 @@
 import { Card, Descriptions, Empty, Skeleton, Typography } from 'antd';
 import { MarkdownView } from '../../../components/markdown/markdown-view';
 import { TimeText } from '../../../components/time-text';
-import { t } from '../../../lib/i18n';
+import { t, useLocale } from '../../../lib/i18n';
 import { useVersion } from '../api/get-version';
 
 function engineName(engine: 'sqlite' | 'postgres'): string {
@@ -24,6 +24,7 @@ export function formatUptime(seconds: number): string {
 /** /user/version: what is running, where, since when, and what changed. */
 export function VersionView() {
   const { data, isPending } = useVersion();
+  const locale = useLocale();
   if (isPending) return <Skeleton active paragraph={{ rows: 6 }} />;
   if (!data) return <Empty description={t('版本信息加载失败，请刷新重试')} />;
   return (
@@ -52,7 +53,16 @@ export function VersionView() {
       </Card>
       <Card title={t('更新日志')}>
         {data.changelog.trim() ? (
-          <MarkdownView source={data.changelog} />
+          // The changelog is the release's own document, written in Chinese (CHANGELOG.md): shown
+          // as it is, its language declared, with a word about it on an English screen.
+          <>
+            {locale === 'en' && (
+              <Typography.Paragraph type="secondary">{t('更新日志以中文撰写。')}</Typography.Paragraph>
+            )}
+            <div lang="zh-CN">
+              <MarkdownView source={data.changelog} />
+            </div>
+          </>
         ) : (
           <Empty description={t('本版本没有附带更新日志')} />
         )}
