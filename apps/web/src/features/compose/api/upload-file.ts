@@ -1,6 +1,6 @@
 import type { UploadedFile } from '@youju/contract';
 import { upload } from '../../../lib/http';
-import { t, tc } from '../../../lib/i18n';
+import { tc } from '../../../lib/i18n';
 
 /**
  * POST /api/user/uploadFile (multipart field `file`). `onProgress` receives the share of the body
