@@ -19,13 +19,17 @@ const desktopViewport: BrowserContextOptions = { viewport: { width: 1280, height
  */
 async function chineseLines(page: Page): Promise<string[]> {
   const text = await page.evaluate(() => {
+    // Elements in Chinese on purpose are hidden while the page's rendered text is read, then shown
+    // again (cutting their text out of the page's was unreliable for a long document: the two
+    // renderings of its line breaks need not match).
+    const declared = [...document.body.querySelectorAll<HTMLElement>('[lang="zh-CN"]')];
+    const displays = declared.map((element) => element.style.display);
+    for (const element of declared) element.style.display = 'none';
     // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point; hidden nodes are not on the screen
-    let shown = document.body.innerText;
-    for (const element of document.body.querySelectorAll<HTMLElement>('[lang="zh-CN"]')) {
-      // biome-ignore lint/performance/useDomNodeTextContent: as above
-      const own = element.innerText.trim();
-      if (own) shown = shown.split(own).join(' ');
-    }
+    const shown = document.body.innerText;
+    declared.forEach((element, index) => {
+      element.style.display = displays[index] ?? '';
+    });
     return shown;
   });
   return text
