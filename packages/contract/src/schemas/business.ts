@@ -79,7 +79,7 @@ export const ImportRowResult = Type.Object({
   line: Type.Integer(),
   address: Type.String(),
   ok: Type.Boolean(),
-  /** why the row was refused, in Chinese */
+  /** why the row was refused, in the caller's language (Accept-Language) */
   reason: Type.Optional(Type.String()),
   id: Type.Optional(Id),
 });

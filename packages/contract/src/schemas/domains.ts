@@ -118,7 +118,7 @@ export const DnsCheckRecord = Type.Object({
   expected: Type.String(),
   found: Type.Array(Type.String()),
   status: DnsCheckStatus,
-  /** what to set where, in Chinese */
+  /** what to set where, in the caller's language (Accept-Language) */
   detail: Type.Optional(Type.String()),
   /** what the record is for: MX, SPF, DKIM or DMARC (type is the DNS type to create) */
   kind: Type.Optional(Type.String()),
@@ -135,7 +135,7 @@ export const DnsRecordsData = Type.Object({
   checkedAt: Type.Optional(Time),
   /**
    * checkDNS: why MAIL_HOSTNAME cannot serve as the MX target (not a fully qualified name, or it
-   * does not resolve to this server), in Chinese; absent when it is fine
+   * does not resolve to this server), in the caller's language; absent when it is fine
    */
   hostnameWarning: Type.Optional(Type.String()),
 });
@@ -228,7 +228,7 @@ export const AcmeStatus = Type.Object({
   challenge: Type.Union([Type.Literal('http-01'), Type.Literal('dns-01')]),
   lastAttemptAt: Type.Union([Time, Type.Null()]),
   lastSuccessAt: Type.Union([Time, Type.Null()]),
-  /** why the last attempt failed, in Chinese; null after a success */
+  /** why the last attempt failed, in the caller's language; null after a success */
   lastError: Type.Union([Type.String(), Type.Null()]),
   /** when the next automatic attempt is due (30 days before expiry, or the retry after a failure) */
   nextRenewalAt: Type.Union([Time, Type.Null()]),
@@ -244,7 +244,7 @@ export const Certificate = Type.Object({
   directory: Type.Optional(Type.String()),
   notBefore: Type.Optional(Type.Union([Time, Type.Null()])),
   issuer: Type.Optional(Type.String()),
-  /** what is wrong, in Chinese, when status is not ok */
+  /** what is wrong, in the caller's language, when status is not ok */
   detail: Type.Optional(Type.String()),
   /** acme: issued and renewed by the server (ACME_EMAIL) · manual: put there by the operator */
   source: Type.Optional(Type.Union([Type.Literal('acme'), Type.Literal('manual')])),
