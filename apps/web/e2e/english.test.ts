@@ -3,7 +3,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { paths, publicRoutes, userScreens } from '../src/config/routes';
 import { addDomain, createAddress, uniqueName } from './support/api';
-import { phoneViewport } from './support/browser';
+import { phoneViewport, settle } from './support/browser';
 import { sendSmtp } from './support/smtp';
 import { setUpBrowserSuite } from './support/suite';
 
@@ -36,18 +36,6 @@ async function chineseLines(page: Page): Promise<string[]> {
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => CJK.test(line));
-}
-
-/** Waits until the screen has drawn its data: no skeleton, no spinner, two frames later. */
-async function settle(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => !document.querySelector('.ant-skeleton, .ant-spin-spinning, #nprogress'),
-    undefined,
-    { timeout: 15_000 },
-  );
-  await page.evaluate(
-    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
-  );
 }
 
 async function pageLanguage(page: Page): Promise<string> {

@@ -6,7 +6,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowedUserScreens, paths, publicRoutes, type RouteEntry } from '../src/config/routes';
 import { addDomain, createAddress, createSysAccount, ok, uniqueName } from './support/api';
-import { phoneViewport } from './support/browser';
+import { phoneViewport, settle } from './support/browser';
 import { type RecordingServer, sendSmtp, startRecordingServer } from './support/smtp';
 import { setUpBrowserSuite } from './support/suite';
 
@@ -37,18 +37,6 @@ function message(headers: Record<string, string>, body: string): Buffer {
 
 function encodedSubject(subject: string): string {
   return `=?UTF-8?B?${Buffer.from(subject).toString('base64')}?=`;
-}
-
-/** Waits until the screen has drawn its data: no skeleton, no spinner, two frames later. */
-async function settle(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => !document.querySelector('.ant-skeleton, .ant-spin-spinning, #nprogress'),
-    undefined,
-    { timeout: 15_000 },
-  );
-  await page.evaluate(
-    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
-  );
 }
 
 interface HorizontalOverflow {

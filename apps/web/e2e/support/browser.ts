@@ -152,3 +152,15 @@ export async function latinWords(page: Page, allowed: readonly string[] = []): P
     text = text.split(value).join(' ');
   return text.match(/[A-Za-z]{2,}/g) ?? [];
 }
+
+/** Waits until the screen has drawn its data: no skeleton, no spinner, two frames later. */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => !document.querySelector('.ant-skeleton, .ant-spin-spinning, #nprogress'),
+    undefined,
+    { timeout: 15_000 },
+  );
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
+}
