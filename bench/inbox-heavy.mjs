@@ -12,6 +12,9 @@
 // Usage: node bench/inbox-heavy.mjs [seconds per case=12] [background=100000]
 //   BENCH_DATABASE_URL=postgres://…  also runs on PostgreSQL (a fresh database on that server)
 //   BENCH_SERVER=/path/to/dist/server.js  another build of the server (to compare before and after)
+//   BENCH_CASES=regexp  only the cases whose label matches; BENCH_NODE_ARGS adds node options to the
+//   server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"); BENCH_KEEP=1 keeps the store (and the
+//   PostgreSQL database) for a look at the query plans
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -45,7 +48,12 @@ const DAYS = 90;
 
 /** The built server (or BENCH_SERVER) on its own data directory, as in tools/server.mjs. */
 function startServer(dataDir, databaseUrl) {
-  return startBuiltServer({ dataDir, databaseUrl, script: serverScript });
+  return startBuiltServer({
+    dataDir,
+    databaseUrl,
+    script: serverScript,
+    nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  });
 }
 
 async function call(base, token, path, body) {
@@ -269,10 +277,13 @@ async function bench(engine, adminUrl) {
 
     server = await startServer(dataDir, database?.url);
     try {
-      const run = (label, owner, query = '') =>
-        alongsideSmall(server.port, small, owner.token, `${SMALL_PATH}${query}`).then((result) =>
-          report(engine, label, result),
-        );
+      const only = process.env.BENCH_CASES ? new RegExp(process.env.BENCH_CASES) : null;
+      const run = async (label, owner, query = '') =>
+        only && !only.test(label)
+          ? undefined
+          : alongsideSmall(server.port, small, owner.token, `${SMALL_PATH}${query}`).then((result) =>
+              report(engine, label, result),
+            );
       const q = (text) => `&q=${encodeURIComponent(text)}`;
       await run('small inbox (20 messages), page 1', small);
       await run('heavy inbox (12,000 / 200 addresses)', heavy);
@@ -287,8 +298,9 @@ async function bench(engine, adminUrl) {
       await server.stop();
     }
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-    if (database) {
+    if (process.env.BENCH_KEEP) console.log(`kept ${dataDir}${database ? ` and ${database.url}` : ''}`);
+    else rmSync(dataDir, { recursive: true, force: true });
+    if (database && !process.env.BENCH_KEEP) {
       const admin = new pg.Client({ connectionString: adminUrl });
       await admin.connect();
       await admin.query(`drop database if exists ${database.name} with (force)`);

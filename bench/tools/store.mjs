@@ -20,11 +20,16 @@ export function sharedRawSqlite(db, now) {
 export function sqliteMessageInsert(db, raw) {
   // The UID: the next of the mailbox's inbox (migration 050), read from the (mailbox_id, folder,
   // uid) index; the server creates the folder row later from the highest one (folder-repo.ts).
+  // The owner of the mailbox (migration 059), as the server writes it; without it a trigger would
+  // fill it in with an update of each row.
+  const owned = db.prepare("select 1 from pragma_table_info('messages') where name = 'owner_id'").get();
   const insert = db.prepare(`insert into messages (mailbox_id, raw_id, from_name, from_address, subject,
-      snippet, text_body, html_body, received_at, size, read, starred, spam, has_attachments, uid)
+      snippet, text_body, html_body, received_at, size, read, starred, spam, has_attachments, uid
+      ${owned ? ', owner_id' : ''})
     values (?, ${Number(raw)}, ?, ?, ?, ?, ?, null, ?, ${SIZE}, ?, ?, 0, 0,
-      (select coalesce(max(uid), 0) + 1 from messages where mailbox_id = ? and folder = 'inbox'))`);
-  return (row) => insert.run(...row, row[0]);
+      (select coalesce(max(uid), 0) + 1 from messages where mailbox_id = ? and folder = 'inbox')
+      ${owned ? ', (select owner_id from mailboxes where id = ?)' : ''})`);
+  return owned ? (row) => insert.run(...row, row[0], row[0]) : (row) => insert.run(...row, row[0]);
 }
 
 /** The built server's pairs of characters (migration 056), when the build has them. */

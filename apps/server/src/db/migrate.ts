@@ -23,6 +23,7 @@ import * as mailboxGeneratedPassword from './migrations/055_mailbox_generated_pa
 import * as bigramSearchIndex from './migrations/056_bigram_search_index.js';
 import * as inboxFolderIndex from './migrations/057_inbox_folder_index.js';
 import * as storeAndOrderEvents from './migrations/058_store_and_order_events.js';
+import * as messageOwner from './migrations/059_message_owner.js';
 
 /**
  * Numbered migrations, applied in order on start (see README.md beside this file). Each module
@@ -55,6 +56,7 @@ const migrations: Record<string, (engine: Engine) => Migration> = {
   '056_bigram_search_index': (engine) => ({ up: (db) => bigramSearchIndex.up(db, engine) }),
   '057_inbox_folder_index': (engine) => ({ up: (db) => inboxFolderIndex.up(db, engine) }),
   '058_store_and_order_events': () => ({ up: (db) => storeAndOrderEvents.up(db) }),
+  '059_message_owner': (engine) => ({ up: (db) => messageOwner.up(db, engine) }),
 };
 
 export const SCHEMA_VERSION = Object.keys(migrations).length;

@@ -198,6 +198,11 @@ export interface MessageTable {
   auth: ColumnType<string | null, string | null | undefined, string | null>;
   /** the folder the message is in (migration 050) */
   folder: ColumnType<FolderName, FolderName | undefined, FolderName>;
+  /**
+   * the owner of its mailbox (migration 059): written by insertMessages, or by a trigger when an
+   * insert leaves it out; never set by hand
+   */
+  owner_id: ColumnType<number, never, never>;
   /** its IMAP UID in that folder, taken from the folder row (db/repositories/folder-repo.ts) */
   uid: number;
   /** the folder's modification sequence at the message's last change (RFC 7162) */
