@@ -37,6 +37,7 @@ RUN mkdir -p /runtime/scripts \
 # ---- run: the built program and its production dependencies ------------------------------------
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
     DATA_DIR=/data \
     HOST=0.0.0.0 \
     PORT=8080 \

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_OPTIONS } from '../../scripts/server-options.mjs';
+import { SERVER_ENV, SERVER_NODE_OPTIONS } from '../../scripts/server-options.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -43,6 +43,7 @@ export async function startBuiltServer({
   const child = spawn(process.execPath, [...SERVER_NODE_OPTIONS, ...nodeArgs, script], {
     cwd: root,
     env: {
+      ...SERVER_ENV,
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -44,9 +44,9 @@ function row(mailboxId: number, subject: string, receivedAt: number) {
 }
 
 async function ownerOf(id: number): Promise<number | null> {
-  const { rows } = await sql<{ owner_id: number | null }>`select owner_id from messages where id = ${id}`.execute(
-    server.app.database.db,
-  );
+  const { rows } = await sql<{
+    owner_id: number | null;
+  }>`select owner_id from messages where id = ${id}`.execute(server.app.database.db);
   return rows[0]?.owner_id ?? null;
 }
 

@@ -2,7 +2,6 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AcmeStatus, Certificate } from '@youju/contract';
-import { crypto as acmeCrypto, Client, forge } from 'acme-client';
 import type { Kysely } from 'kysely';
 import type { AcmeConfig } from '../../config.js';
 import type { Engine } from '../../db/database.js';
@@ -24,6 +23,12 @@ interface Logger {
   info(message: string): void;
   warn(message: string): void;
 }
+
+/**
+ * acme-client, loaded with the first order: with axios and node-forge it is about 12 MiB of heap
+ * that a server without ACME (or between renewals) never needs.
+ */
+const acmeClient = () => import('acme-client');
 
 const DAY_MS = 86_400_000;
 const MAX_RETRY_MS = DAY_MS;
@@ -160,6 +165,7 @@ export function createAcmeService(options: {
       return await readFile(accountKeyFile);
     } catch {
       await mkdir(acmeDir, { recursive: true, mode: 0o700 });
+      const { crypto: acmeCrypto } = await acmeClient();
       const key = await acmeCrypto.createPrivateEcdsaKey('P-256');
       await writeAtomically(accountKeyFile, key.toString(), 0o600);
       return key;
@@ -189,6 +195,7 @@ export function createAcmeService(options: {
   async function order(acme: AcmeConfig, request: AcmeRequest): Promise<void> {
     const signal = controller.signal;
     const deadline = now() + ORDER_DEADLINE_MS;
+    const { Client, crypto: acmeCrypto, forge } = await acmeClient();
     const client = new Client({ directoryUrl: acme.directoryUrl, accountKey: await accountKey() });
     // acme-client 5.4.0 sends every request through its HttpClient's `request`: ours (see acme-transport.ts).
     (client as unknown as { http: { request: AcmeRequest } }).http.request = request;

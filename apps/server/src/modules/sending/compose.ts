@@ -4,7 +4,6 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { dkimSign } from 'mailauth';
 import DKIM from 'nodemailer/lib/dkim';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { SigningKey } from '../dkim/index.js';
@@ -140,6 +139,7 @@ export async function signToFile(
       const unsigned = `${path}.rsa`;
       try {
         await pipeline(source, createWriteStream(unsigned, { highWaterMark: CHUNK_BYTES }));
+        const { dkimSign } = await import('mailauth');
         const signed = await dkimSign(createReadStream(unsigned, { highWaterMark: CHUNK_BYTES }), {
           signingDomain: senderDomain,
           selector: ed25519[0]?.selector ?? '',
