@@ -12,6 +12,7 @@
  * - Everything else goes to the WHATWG decoder of Node's ICU (ISO-2022-JP, Shift_JIS, EUC-KR, …),
  *   then iconv-lite for labels ICU lacks (cp936, …).
  */
+import { isAscii } from 'node:buffer';
 import iconv from 'iconv-lite';
 
 const GB_LABELS = new Set([
@@ -78,9 +79,9 @@ function tryDecode(encoding: string, bytes: Uint8Array): string | null {
   }
 }
 
+/** Node's native check (SIMD): a loop over a 10 KiB body's bytes was 2 % of storing a message. */
 function hasHighBytes(bytes: Uint8Array): boolean {
-  for (const byte of bytes) if (byte >= 0x80) return true;
-  return false;
+  return !isAscii(bytes);
 }
 
 /** Share of the non-ASCII characters that are CJK ideographs or CJK punctuation. */
