@@ -39,6 +39,12 @@ const userScreenModules: Partial<Record<UserScreen, RouteObject['lazy']>> = {
 };
 
 /**
+ * antd's frame (its locale and theme), a route without a path around every screen built from antd:
+ * /use, /store, /auth and /user. /home is drawn without antd, and so its first script has none.
+ */
+const antdFrame: RouteObject['lazy'] = () => import('./layouts/antd-frame');
+
+/**
  * Root view: the current route's screen, with the window title naming it and the site. The screen is
  * rendered as a deferred value: the frame commits at once, then React builds the screen in the
  * background in slices of a few milliseconds, where in the first commit it would be one long task
@@ -71,7 +77,8 @@ const routes: RouteObject[] = [
       { index: true, loader: () => redirect(paths.home) },
       {
         // /home and its frame come with the first script: most visits start there, and fetching
-        // them lazily would cost that first page a second round of requests.
+        // them lazily would cost that first page a second round of requests. Both are drawn without
+        // antd's runtime (components/plain), which would otherwise be most of that script's work.
         Component: PublicLayout,
         children: [
           {
@@ -80,32 +87,42 @@ const routes: RouteObject[] = [
             Component: Home,
           },
           {
-            path: publicRoutes.use.path,
-            loader: guardRoute(publicRoutes.use),
-            lazy: () => import('./routes/use'),
-          },
-          {
-            path: publicRoutes.store.path,
-            loader: guardRoute(publicRoutes.store),
-            lazy: () => import('./routes/store'),
+            lazy: antdFrame,
+            children: [
+              {
+                path: publicRoutes.use.path,
+                loader: guardRoute(publicRoutes.use),
+                lazy: () => import('./routes/use'),
+              },
+              {
+                path: publicRoutes.store.path,
+                loader: guardRoute(publicRoutes.store),
+                lazy: () => import('./routes/store'),
+              },
+            ],
           },
         ],
       },
       {
-        path: publicRoutes.auth.path,
-        loader: guardRoute(publicRoutes.auth),
-        lazy: () => import('./routes/auth'),
-      },
-      {
-        path: userRoute.path,
-        loader: requireSession,
-        lazy: () => import('./layouts/user-layout'),
+        lazy: antdFrame,
         children: [
-          { index: true, loader: landOnFirstScreen },
-          ...userScreens.flatMap((entry) => {
-            const lazy = userScreenModules[entry.screen];
-            return lazy ? [{ path: entry.path, loader: guardRoute(entry), lazy }] : [];
-          }),
+          {
+            path: publicRoutes.auth.path,
+            loader: guardRoute(publicRoutes.auth),
+            lazy: () => import('./routes/auth'),
+          },
+          {
+            path: userRoute.path,
+            loader: requireSession,
+            lazy: () => import('./layouts/user-layout'),
+            children: [
+              { index: true, loader: landOnFirstScreen },
+              ...userScreens.flatMap((entry) => {
+                const lazy = userScreenModules[entry.screen];
+                return lazy ? [{ path: entry.path, loader: guardRoute(entry), lazy }] : [];
+              }),
+            ],
+          },
         ],
       },
       { path: '*', loader: () => redirect(paths.root) },
