@@ -135,11 +135,17 @@ describe('routes', () => {
     expect(antdChunks.length).toBeGreaterThan(0);
 
     // Into the antd screens from /home (a client-side navigation), then full loads of a /user page.
-    await page.getByRole('link', { name: /登\s*录/ }).first().click();
+    await page
+      .getByRole('link', { name: /登\s*录/ })
+      .first()
+      .click();
     await page.getByRole('tab', { name: '系统账号登录' }).waitFor();
     await page.evaluate((token) => localStorage.setItem('token', token), suite.adminToken);
     await page.goto(`${suite.baseUrl}/home`);
-    await page.getByRole('link', { name: /进入邮箱/ }).first().click();
+    await page
+      .getByRole('link', { name: /进入邮箱/ })
+      .first()
+      .click();
     await page.waitForURL(/\/user\//);
     await page.goto(`${suite.baseUrl}/user/interface`);
     await page.locator('.ant-card').filter({ hasText: 'Webhook 推送' }).waitFor();

@@ -11,6 +11,7 @@ export function lazyWithAntd<Component extends ComponentType<any>>(
 ) {
   return lazy(async () => {
     const [{ default: Inner }, { AntdProvider }] = await Promise.all([load(), import('./antd-provider')]);
+    // biome-ignore lint/correctness/noComponentHookFactories: made once, when the lazy module resolves
     function WithAntd(props: ComponentProps<Component>) {
       return (
         <AntdProvider>

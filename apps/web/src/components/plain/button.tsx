@@ -38,7 +38,11 @@ export function PlainButton({
   ...rest
 }: PlainButtonProps) {
   const [color, variant] =
-    type === 'primary' ? ['primary', 'solid'] : type === 'text' ? ['default', 'text'] : ['default', 'outlined'];
+    type === 'primary'
+      ? ['primary', 'solid']
+      : type === 'text'
+        ? ['default', 'text']
+        : ['default', 'outlined'];
   const classes = [
     'ant-btn css-var-youju',
     `ant-btn-${type}`,

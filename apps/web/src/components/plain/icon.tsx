@@ -23,6 +23,7 @@ function svgChildren(nodes: AbstractNode[] | undefined) {
 export function plainIcon(definition: IconDefinition): ComponentType<PlainIconProps> {
   const node = definition.icon as AbstractNode;
   const { name } = definition;
+  // biome-ignore lint/correctness/noComponentHookFactories: made once per icon, at module level, never per render
   function Icon({ className, style }: PlainIconProps) {
     return (
       <span
