@@ -15,10 +15,6 @@ const contractSource = fileURLToPath(new URL('../../packages/contract/src/index.
  *   forty, many of them under a kilobyte, each with its request and headers. Only what the shell
  *   uses goes in (not the dependencies of everything it touches), so tree-shaking still keeps the
  *   contract's TypeBox schemas out.
- * - antd-core: what every antd screen shares (its frame, theme and style runtime, the icons' runtime,
- *   the rc-component basics), in one file fetched with the first antd screen. /home has no antd (its
- *   first script draws antd's markup without antd's runtime), and without this group those shared
- *   modules scattered into some twenty small files that the first antd screen fetched one by one.
  * echarts stays in the lazy chunks of the screens that draw charts.
  */
 const chunkGroups = [
@@ -26,13 +22,6 @@ const chunkGroups = [
     name: 'react-vendor',
     test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/,
     priority: 2,
-  },
-  {
-    name: 'antd-core',
-    test: /[\\/]node_modules[\\/](antd[\\/]es[\\/](config-provider|theme|_util|locale|locale-provider|style|form[\\/]context|space[\\/]Compact|wave)[\\/]|@ant-design[\\/](cssinjs|cssinjs-utils|colors|fast-color|icons)[\\/]|@rc-component[\\/](util|motion|portal|resize-observer)[\\/]|stylis|@emotion|@babel[\\/]runtime|clsx)/,
-    // Only these: the icon definitions they import are shared with /home's first script.
-    includeDependenciesRecursively: false,
-    priority: 1,
   },
   { name: 'app-shell', tags: ['$initial' as const], includeDependenciesRecursively: false, priority: 1 },
 ];
