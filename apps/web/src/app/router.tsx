@@ -41,9 +41,16 @@ const userScreenModules: Partial<Record<UserScreen, LazyRouteFunction<RouteObjec
 
 /**
  * antd's frame (its locale and theme), a route without a path around every screen built from antd:
- * /use, /store, /auth and /user. /home is drawn without antd, and so its first script has none.
+ * /use, /store, /auth and /user. /home is drawn without antd, and so its first script has none. In
+ * English the frame also waits for antd's English texts, so that its first render is already in
+ * English (one after the other: see afterAntd).
  */
-const antdFrame = () => import('./layouts/antd-frame');
+const antdFrame = () =>
+  import('./layouts/antd-frame').then(async (module) => {
+    const { loadAntdLocale } = await import('../components/antd-provider');
+    await loadAntdLocale();
+    return module;
+  });
 
 /**
  * A screen inside antd's frame, loaded once the frame's module has run: antd's shared modules (its
