@@ -11,8 +11,10 @@
 //    Lighthouse simulates the CPU slowdown from the times it observes, so a busy machine (its
 //    "benchmark index", printed too) scores lower.
 // Usage: node bench/web-client.mjs [lighthouse runs]   (default 3; 0 skips Lighthouse)
+// With LIGHTHOUSE_JSON=<folder>, each run's full Lighthouse report (its diagnostics: main-thread work,
+// bootup time per script, long tasks) is saved there as <preset>-<run>.json.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +25,7 @@ const lighthouseRuns = Number(process.argv[2] ?? 3);
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The page counts as loaded once no request (besides the live-inbox stream) started or ended for this long. */
 const QUIET_MS = 1500;
+const jsonDir = process.env.LIGHTHOUSE_JSON;
 
 function kib(bytes) {
   return `${(bytes / 1024).toFixed(1)} KiB`;
@@ -182,6 +185,10 @@ async function lighthouseScore(url, preset, config) {
         { port, logLevel: 'error', onlyCategories: ['performance'] },
         config,
       );
+      if (jsonDir) {
+        mkdirSync(jsonDir, { recursive: true });
+        writeFileSync(join(jsonDir, `${config ? 'desktop' : 'mobile'}-${run + 1}.json`), JSON.stringify(lhr));
+      }
       const metric = (id) => lhr.audits[id].numericValue;
       runs.push({
         score: Math.round(lhr.categories.performance.score * 100),

@@ -1,11 +1,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Response } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { repositoryRoot } from './support/build';
 import { setUpBrowserSuite } from './support/suite';
 
 /** echarts and its renderer zrender leave these names in their minified code. */
 const chartLibraryMarker = /echarts|zrender/;
+/**
+ * antd's style runtime (@ant-design/cssinjs, which ConfigProvider and every component's style hook
+ * bring) names this attribute in its minified code.
+ */
+const antdRuntimeMarker = /data-token-hash/;
 
 describe('routes', () => {
   const suite = setUpBrowserSuite();
@@ -102,6 +108,53 @@ describe('routes', () => {
       (file) => file.endsWith('.js') && chartLibraryMarker.test(readFileSync(join(assets, file), 'utf8')),
     );
     expect(chartChunks.length).toBeGreaterThan(0);
+    await context.close();
+  });
+
+  it('/home loads none of antd, and the antd screens still render after it, on a reload too', async () => {
+    const { context, page } = await suite.newPage();
+    const scripts: Array<{ url: string; body: string }> = [];
+    const collect = async (response: Response) => {
+      if (response.request().resourceType() === 'script') {
+        scripts.push({ url: response.url(), body: await response.text() });
+      }
+    };
+    page.on('response', collect);
+    await page.goto(`${suite.baseUrl}/home`, { waitUntil: 'networkidle' });
+    await page.getByRole('link', { name: /注册 \/ 登录/ }).waitFor();
+    // The language switch works on /home without antd: both ways.
+    await page.getByTestId('language-switch').click();
+    await page.getByRole('link', { name: /Sign up \/ log in/i }).waitFor();
+    await page.getByTestId('language-switch').click();
+    await page.getByRole('link', { name: /注册 \/ 登录/ }).waitFor();
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) expect(script.body, script.url).not.toMatch(antdRuntimeMarker);
+    // antd is in the build, so the check above is not vacuous.
+    const assets = join(repositoryRoot, 'apps/web/dist/assets');
+    const antdChunks = readdirSync(assets).filter(
+      (file) => file.endsWith('.js') && antdRuntimeMarker.test(readFileSync(join(assets, file), 'utf8')),
+    );
+    expect(antdChunks.length).toBeGreaterThan(0);
+    // The bodies of later pages' scripts are no longer readable once those pages are left.
+    page.off('response', collect);
+
+    // Into the antd screens from /home (a client-side navigation), then full loads of a /user page.
+    await page
+      .getByRole('link', { name: /登\s*录/ })
+      .first()
+      .click();
+    await page.getByRole('tab', { name: '系统账号登录' }).waitFor();
+    await page.evaluate((token) => localStorage.setItem('token', token), suite.adminToken);
+    await page.goto(`${suite.baseUrl}/home`);
+    await page
+      .getByRole('link', { name: /进入邮箱/ })
+      .first()
+      .click();
+    await page.waitForURL(/\/user\//);
+    await page.goto(`${suite.baseUrl}/user/interface`);
+    await page.locator('.ant-card').filter({ hasText: 'Webhook 推送' }).waitFor();
+    await page.reload();
+    await page.locator('.ant-card').filter({ hasText: 'Webhook 推送' }).waitFor();
     await context.close();
   });
 });

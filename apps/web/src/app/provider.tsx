@@ -1,10 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { ConfigProvider, theme } from 'antd';
-import type { Locale as AntdLocale } from 'antd/es/locale';
-import zhCN from 'antd/locale/zh_CN';
-import { lazy, type ReactNode, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
+import { lazy, type ReactNode, Suspense, useSyncExternalStore } from 'react';
 import { AppComponentsProvider } from '../components/app-components';
-import { antdTheme } from '../config/theme';
 import '../lib/dates';
 import { isFeedbackRequested, subscribeFeedbackRequest } from '../lib/feedback';
 import { useLocale } from '../lib/i18n';
@@ -25,39 +21,24 @@ function Feedback() {
 }
 
 /**
- * The text style antd's `App` gives a page, without `App` itself: it would bring the modal dialogs
- * into the first script for the one screen that asks for a confirmation.
+ * The text style antd's `App` gives a page (the default theme's colorText, fontSize, lineHeight and
+ * fontFamily: `.app-text` in global.css), without `App` itself, and without reading antd's theme:
+ * /home renders without antd's runtime.
  */
 function TextFrame({ children }: { children: ReactNode }) {
-  const { token } = theme.useToken();
-  return (
-    <div
-      style={{
-        color: token.colorText,
-        fontSize: token.fontSize,
-        lineHeight: token.lineHeight,
-        fontFamily: token.fontFamily,
-      }}
-    >
-      {children}
-    </div>
-  );
+  return <div className="app-text">{children}</div>;
 }
 
 /**
- * Root view providers: the interface and date locale (Chinese unless English was chosen, lib/i18n), the antd theme, feedback (messages 3 s,
- * notifications 4.5 s at 24 px), the query client and the app-wide components.
+ * Root view providers: the interface and date locale (Chinese unless English was chosen, lib/i18n),
+ * feedback (messages 3 s, notifications 4.5 s at 24 px), the query client and the app-wide
+ * components. antd's frame (locale, theme) is not here but around the screens that use antd
+ * (components/antd-provider.tsx): /home draws itself without antd, and its first script has none.
  */
 export function AppProvider({ children }: { children: ReactNode }) {
   const locale = useLocale();
-  // antd's English texts load with the first switch to English (a Chinese visitor never needs them).
-  const [antdEnglish, setAntdEnglish] = useState<AntdLocale | null>(null);
-  useEffect(() => {
-    if (locale === 'en' && !antdEnglish)
-      void import('antd/locale/en_US').then((module) => setAntdEnglish(module.default));
-  }, [locale, antdEnglish]);
   return (
-    <ConfigProvider locale={locale === 'en' && antdEnglish ? antdEnglish : zhCN} theme={antdTheme}>
+    <>
       <Feedback />
       <QueryClientProvider client={queryClient}>
         <AppComponentsProvider>
@@ -65,6 +46,6 @@ export function AppProvider({ children }: { children: ReactNode }) {
           <TextFrame key={locale}>{children}</TextFrame>
         </AppComponentsProvider>
       </QueryClientProvider>
-    </ConfigProvider>
+    </>
   );
 }

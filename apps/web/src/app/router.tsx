@@ -2,6 +2,7 @@ import type { UserScreen } from '@youju/contract';
 import { useDeferredValue, useEffect } from 'react';
 import {
   createBrowserRouter,
+  type LazyRouteFunction,
   type RouteObject,
   RouterProvider,
   redirect,
@@ -21,7 +22,7 @@ import { guardRoute, landOnFirstScreen, requireSession } from './route-guards';
 import { Component as Home } from './routes/home';
 
 /** Screen modules of /user; a screen is routed only when it is both registered and built. */
-const userScreenModules: Partial<Record<UserScreen, RouteObject['lazy']>> = {
+const userScreenModules: Partial<Record<UserScreen, LazyRouteFunction<RouteObject>>> = {
   inbox: () => import('./routes/user/inbox'),
   sent: () => import('./routes/user/sent'),
   contentFilter: () => import('./routes/user/content-filter'),
@@ -37,6 +38,29 @@ const userScreenModules: Partial<Record<UserScreen, RouteObject['lazy']>> = {
   clientSettings: () => import('./routes/user/client-settings'),
   forward: () => import('./routes/user/forward'),
 };
+
+/**
+ * antd's frame (its locale and theme), a route without a path around every screen built from antd:
+ * /use, /store, /auth and /user. /home is drawn without antd, and so its first script has none. In
+ * English the frame also waits for antd's English texts, so that its first render is already in
+ * English (one after the other: see afterAntd).
+ */
+const antdFrame = () =>
+  import('./layouts/antd-frame').then(async (module) => {
+    const { loadAntdLocale } = await import('../components/antd-provider');
+    await loadAntdLocale();
+    return module;
+  });
+
+/**
+ * A screen inside antd's frame, loaded once the frame's module has run: antd's shared modules (its
+ * locale, config) sit in chunks of their own, and evaluated concurrently from two parallel imports a
+ * cycle between those chunks could leave one reading another not yet initialised (a /user page loaded
+ * directly failed so, intermittently).
+ */
+function afterAntd<T>(load: () => Promise<T>): () => Promise<T> {
+  return () => antdFrame().then(load);
+}
 
 /**
  * Root view: the current route's screen, with the window title naming it and the site. The screen is
@@ -71,7 +95,8 @@ const routes: RouteObject[] = [
       { index: true, loader: () => redirect(paths.home) },
       {
         // /home and its frame come with the first script: most visits start there, and fetching
-        // them lazily would cost that first page a second round of requests.
+        // them lazily would cost that first page a second round of requests. Both are drawn without
+        // antd's runtime (components/plain), which would otherwise be most of that script's work.
         Component: PublicLayout,
         children: [
           {
@@ -80,32 +105,42 @@ const routes: RouteObject[] = [
             Component: Home,
           },
           {
-            path: publicRoutes.use.path,
-            loader: guardRoute(publicRoutes.use),
-            lazy: () => import('./routes/use'),
-          },
-          {
-            path: publicRoutes.store.path,
-            loader: guardRoute(publicRoutes.store),
-            lazy: () => import('./routes/store'),
+            lazy: antdFrame,
+            children: [
+              {
+                path: publicRoutes.use.path,
+                loader: guardRoute(publicRoutes.use),
+                lazy: afterAntd(() => import('./routes/use')),
+              },
+              {
+                path: publicRoutes.store.path,
+                loader: guardRoute(publicRoutes.store),
+                lazy: afterAntd(() => import('./routes/store')),
+              },
+            ],
           },
         ],
       },
       {
-        path: publicRoutes.auth.path,
-        loader: guardRoute(publicRoutes.auth),
-        lazy: () => import('./routes/auth'),
-      },
-      {
-        path: userRoute.path,
-        loader: requireSession,
-        lazy: () => import('./layouts/user-layout'),
+        lazy: antdFrame,
         children: [
-          { index: true, loader: landOnFirstScreen },
-          ...userScreens.flatMap((entry) => {
-            const lazy = userScreenModules[entry.screen];
-            return lazy ? [{ path: entry.path, loader: guardRoute(entry), lazy }] : [];
-          }),
+          {
+            path: publicRoutes.auth.path,
+            loader: guardRoute(publicRoutes.auth),
+            lazy: afterAntd(() => import('./routes/auth')),
+          },
+          {
+            path: userRoute.path,
+            loader: requireSession,
+            lazy: afterAntd(() => import('./layouts/user-layout')),
+            children: [
+              { index: true, loader: landOnFirstScreen },
+              ...userScreens.flatMap((entry) => {
+                const lazy = userScreenModules[entry.screen];
+                return lazy ? [{ path: entry.path, loader: guardRoute(entry), lazy: afterAntd(lazy) }] : [];
+              }),
+            ],
+          },
         ],
       },
       { path: '*', loader: () => redirect(paths.root) },

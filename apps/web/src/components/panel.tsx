@@ -1,5 +1,5 @@
-import { theme } from 'antd';
 import type { CSSProperties, ReactNode } from 'react';
+import { tokens as token } from './plain/tokens';
 
 interface PanelProps {
   /** the header line, as a Card's title */
@@ -9,12 +9,12 @@ interface PanelProps {
 }
 
 /**
- * A bordered box with an optional title, drawn like antd's Card with the theme's tokens. For the
- * public pages, whose first visit must stay light: antd's Card brings its tabs along.
+ * A bordered box with an optional title, drawn like antd's Card with the theme's token values
+ * (plain/tokens.ts). For the public pages, whose first visit must stay light: antd's Card brings its
+ * tabs along, and /home's first script carries none of antd.
  */
 export function Panel({ title, style, children }: PanelProps) {
-  const { token } = theme.useToken();
-  const border = `${token.lineWidth}px ${token.lineType} ${token.colorBorderSecondary}`;
+  const border = `${token.lineWidth}px solid ${token.colorBorderSecondary}`;
   return (
     <section
       style={{ background: token.colorBgContainer, border, borderRadius: token.borderRadiusLG, ...style }}

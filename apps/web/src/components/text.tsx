@@ -1,8 +1,9 @@
-import { theme } from 'antd';
 import type { CSSProperties, ReactNode } from 'react';
+import { tokens as token } from './plain/tokens';
 
-// Headings and paragraphs drawn like antd's Typography with the theme's tokens, for the public
-// pages, whose first visit must stay light: Typography brings editing, copying and ellipsis along.
+// Headings and paragraphs drawn like antd's Typography with the theme's token values
+// (plain/tokens.ts), for the public pages, whose first visit must stay light: Typography brings
+// editing, copying and ellipsis along, and /home's first script carries none of antd.
 
 interface HeadingProps {
   level: 1 | 4;
@@ -11,7 +12,6 @@ interface HeadingProps {
 }
 
 export function Heading({ level, style, children }: HeadingProps) {
-  const { token } = theme.useToken();
   const Tag = level === 1 ? 'h1' : 'h4';
   return (
     <Tag
@@ -37,7 +37,6 @@ interface ParagraphProps {
 }
 
 export function Paragraph({ secondary = false, style, children }: ParagraphProps) {
-  const { token } = theme.useToken();
   return (
     <p style={{ margin: '0 0 1em', color: secondary ? token.colorTextDescription : undefined, ...style }}>
       {children}
@@ -47,6 +46,5 @@ export function Paragraph({ secondary = false, style, children }: ParagraphProps
 
 /** Inline secondary text, as Typography.Text type="secondary". */
 export function SecondaryText({ children }: { children: ReactNode }) {
-  const { token } = theme.useToken();
   return <span style={{ color: token.colorTextDescription }}>{children}</span>;
 }

@@ -1,26 +1,45 @@
-import {
-  ApiOutlined,
-  BookOutlined,
-  CreditCardOutlined,
-  DashboardOutlined,
-  DesktopOutlined,
-  FilterOutlined,
-  GlobalOutlined,
-  HomeOutlined,
-  InboxOutlined,
-  InfoCircleOutlined,
-  LoginOutlined,
-  MailOutlined,
-  SafetyOutlined,
-  SendOutlined,
-  SettingOutlined,
-  ShareAltOutlined,
-  ShopOutlined,
-  TeamOutlined,
-} from '@ant-design/icons';
+import ApiOutlinedSvg from '@ant-design/icons-svg/es/asn/ApiOutlined';
+import BookOutlinedSvg from '@ant-design/icons-svg/es/asn/BookOutlined';
+import CreditCardOutlinedSvg from '@ant-design/icons-svg/es/asn/CreditCardOutlined';
+import DashboardOutlinedSvg from '@ant-design/icons-svg/es/asn/DashboardOutlined';
+import DesktopOutlinedSvg from '@ant-design/icons-svg/es/asn/DesktopOutlined';
+import FilterOutlinedSvg from '@ant-design/icons-svg/es/asn/FilterOutlined';
+import GlobalOutlinedSvg from '@ant-design/icons-svg/es/asn/GlobalOutlined';
+import HomeOutlinedSvg from '@ant-design/icons-svg/es/asn/HomeOutlined';
+import InboxOutlinedSvg from '@ant-design/icons-svg/es/asn/InboxOutlined';
+import InfoCircleOutlinedSvg from '@ant-design/icons-svg/es/asn/InfoCircleOutlined';
+import LoginOutlinedSvg from '@ant-design/icons-svg/es/asn/LoginOutlined';
+import MailOutlinedSvg from '@ant-design/icons-svg/es/asn/MailOutlined';
+import SafetyOutlinedSvg from '@ant-design/icons-svg/es/asn/SafetyOutlined';
+import SendOutlinedSvg from '@ant-design/icons-svg/es/asn/SendOutlined';
+import SettingOutlinedSvg from '@ant-design/icons-svg/es/asn/SettingOutlined';
+import ShareAltOutlinedSvg from '@ant-design/icons-svg/es/asn/ShareAltOutlined';
+import ShopOutlinedSvg from '@ant-design/icons-svg/es/asn/ShopOutlined';
+import TeamOutlinedSvg from '@ant-design/icons-svg/es/asn/TeamOutlined';
 import { Permission, type UserScreen } from '@youju/contract';
 import type { ComponentType } from 'react';
+import { plainIcon } from '../components/plain/icon';
 import { t } from '../lib/i18n';
+
+// The menus' icons, drawn without @ant-design/icons' runtime: the registry is part of the first script.
+const ApiOutlined = plainIcon(ApiOutlinedSvg);
+const BookOutlined = plainIcon(BookOutlinedSvg);
+const CreditCardOutlined = plainIcon(CreditCardOutlinedSvg);
+const DashboardOutlined = plainIcon(DashboardOutlinedSvg);
+const DesktopOutlined = plainIcon(DesktopOutlinedSvg);
+const FilterOutlined = plainIcon(FilterOutlinedSvg);
+const GlobalOutlined = plainIcon(GlobalOutlinedSvg);
+const HomeOutlined = plainIcon(HomeOutlinedSvg);
+const InboxOutlined = plainIcon(InboxOutlinedSvg);
+const InfoCircleOutlined = plainIcon(InfoCircleOutlinedSvg);
+const LoginOutlined = plainIcon(LoginOutlinedSvg);
+const MailOutlined = plainIcon(MailOutlinedSvg);
+const SafetyOutlined = plainIcon(SafetyOutlinedSvg);
+const SendOutlined = plainIcon(SendOutlinedSvg);
+const SettingOutlined = plainIcon(SettingOutlinedSvg);
+const ShareAltOutlined = plainIcon(ShareAltOutlinedSvg);
+const ShopOutlined = plainIcon(ShopOutlinedSvg);
+const TeamOutlined = plainIcon(TeamOutlinedSvg);
 
 /**
  * The route registry. Every screen declares its path, its menu name, its icon,

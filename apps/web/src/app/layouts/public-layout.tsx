@@ -1,19 +1,33 @@
-import { MailOutlined, MenuOutlined } from '@ant-design/icons';
-import { Alert, Button, Layout, Space, theme } from 'antd';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import MailOutlinedSvg from '@ant-design/icons-svg/es/asn/MailOutlined';
+import MenuOutlinedSvg from '@ant-design/icons-svg/es/asn/MenuOutlined';
+import { Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { LanguageSwitch } from '../../components/language-switch';
+import { lazyWithAntd } from '../../components/lazy-antd';
+import { PlainAlert } from '../../components/plain/alert';
+import { PlainButton } from '../../components/plain/button';
+import { plainIcon } from '../../components/plain/icon';
+import { PlainSpace } from '../../components/plain/space';
+import { tokens as token } from '../../components/plain/tokens';
 import { Heading } from '../../components/text';
 import { siteNameShown } from '../../config/constants';
 import { paths, publicRoutes } from '../../config/routes';
 import { t } from '../../lib/i18n';
 import { useSessionStore } from '../../state/session';
 import { useSettingsStore } from '../../state/settings';
+import 'virtual:antd-style/vars/Layout.css';
+import 'virtual:antd-style/hook/Layout-Layout.css';
+
+const MailOutlined = plainIcon(MailOutlinedSvg);
+const MenuOutlined = plainIcon(MenuOutlinedSvg);
 
 const navigation = [publicRoutes.home, publicRoutes.use, publicRoutes.store];
 
-/** The phone's menu drawer, fetched when first opened: most visits to the first page never open it. */
-const Drawer = lazy(() => import('antd/es/drawer'));
+/**
+ * The phone's menu drawer, fetched when first opened (with antd's frame: the rest of the page is drawn
+ * without antd): most visits to the first page never open it.
+ */
+const Drawer = lazyWithAntd(() => import('antd/es/drawer'));
 /** The Menu's space between an item's icon and its label. */
 const ICON_GAP = 10;
 
@@ -23,7 +37,6 @@ const ICON_GAP = 10;
  * to the first page of most visits.
  */
 function PublicNavigation({ current, vertical = false }: { current: string; vertical?: boolean }) {
-  const { token } = theme.useToken();
   return (
     <nav
       aria-label={t('站点导航')}
@@ -75,7 +88,9 @@ function PublicNavigation({ current, vertical = false }: { current: string; vert
 /**
  * Frame of the public pages /home, /use and /store: navigation, site name, announcement. Below antd's
  * lg breakpoint (phones) the links move into a drawer behind a menu button (global.css switches the
- * two without a script, so the first paint is already right).
+ * two without a script, so the first paint is already right). Drawn as antd's Layout, Button, Space
+ * and Alert draw themselves (their markup and style sheets) but without antd's runtime
+ * (components/plain): it comes with /home, the first page of most visits.
  */
 export function Component() {
   const { pathname } = useLocation();
@@ -88,9 +103,9 @@ export function Component() {
   useEffect(() => setMenuOpen(false), [pathname]);
 
   return (
-    <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Header
-        className="public-header"
+    <div className="ant-layout css-var-youju" style={{ minHeight: '100vh' }}>
+      <header
+        className="ant-layout-header public-header css-var-youju"
         style={{
           display: 'flex',
           alignItems: 'center',
@@ -98,7 +113,7 @@ export function Component() {
           borderBottom: '1px solid #f0f0f0',
         }}
       >
-        <Button
+        <PlainButton
           type="text"
           className="public-menu-button"
           icon={<MenuOutlined />}
@@ -134,9 +149,9 @@ export function Component() {
         {/* On phones it stands in the drawer instead (global.css): the header has no room for it. */}
         <LanguageSwitch className="public-language-switch" />
         <Link to={loggedIn ? paths.user : paths.auth}>
-          <Button type="primary">{loggedIn ? t('进入邮箱') : publicRoutes.auth.name}</Button>
+          <PlainButton type="primary">{loggedIn ? t('进入邮箱') : publicRoutes.auth.name}</PlainButton>
         </Link>
-      </Layout.Header>
+      </header>
       {menuLoaded ? (
         <Suspense fallback={null}>
           <Drawer
@@ -153,22 +168,22 @@ export function Component() {
           </Drawer>
         </Suspense>
       ) : null}
-      <Layout.Content className="public-content">
-        <Space
-          orientation="vertical"
+      <main className="ant-layout-content public-content css-var-youju">
+        <PlainSpace
+          vertical
           size="large"
           style={{ width: '100%', maxWidth: 1080, margin: '0 auto', display: 'flex' }}
         >
           {settings.announcement ? (
-            <Alert type="info" showIcon title={t('站点公告')} description={settings.announcement} />
+            <PlainAlert type="info" title={t('站点公告')} description={settings.announcement} />
           ) : null}
           <Outlet />
-        </Space>
-      </Layout.Content>
-      <Layout.Footer style={{ textAlign: 'center', color: '#8c8c8c' }}>
+        </PlainSpace>
+      </main>
+      <footer className="ant-layout-footer css-var-youju" style={{ textAlign: 'center', color: '#8c8c8c' }}>
         {siteName}
         {settings.version ? ` · ${t('版本 {version}', { version: settings.version })}` : ''}
-      </Layout.Footer>
-    </Layout>
+      </footer>
+    </div>
   );
 }

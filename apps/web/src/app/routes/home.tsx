@@ -1,9 +1,13 @@
-import { CloudServerOutlined, SafetyOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import CloudServerOutlinedSvg from '@ant-design/icons-svg/es/asn/CloudServerOutlined';
+import SafetyOutlinedSvg from '@ant-design/icons-svg/es/asn/SafetyOutlined';
+import ThunderboltOutlinedSvg from '@ant-design/icons-svg/es/asn/ThunderboltOutlined';
 import { useQueryClient } from '@tanstack/react-query';
 import type { RegEmailData } from '@youju/contract';
-import { Button, Space } from 'antd';
 import { Link, useNavigate } from 'react-router-dom';
 import { Panel } from '../../components/panel';
+import { PlainButton } from '../../components/plain/button';
+import { plainIcon } from '../../components/plain/icon';
+import { PlainSpace } from '../../components/plain/space';
 import { Heading, Paragraph } from '../../components/text';
 import { siteNameShown } from '../../config/constants';
 import { paths } from '../../config/routes';
@@ -15,6 +19,10 @@ import { refreshVariables } from '../../lib/variables';
 import { forgetCredential, rememberCredential } from '../../state/credential';
 import { saveToken, useSessionStore } from '../../state/session';
 import { useSettingsStore } from '../../state/settings';
+
+const CloudServerOutlined = plainIcon(CloudServerOutlinedSvg);
+const SafetyOutlined = plainIcon(SafetyOutlinedSvg);
+const ThunderboltOutlined = plainIcon(ThunderboltOutlinedSvg);
 
 /** What the service offers, in the current language (built at render, never at import). */
 const highlights = () => [
@@ -37,7 +45,11 @@ const highlights = () => [
   },
 ];
 
-/** Home: what the service is, the one-click temporary mailbox, and the way in. */
+/**
+ * Home: what the service is, the one-click temporary mailbox, and the way in. Drawn without antd's
+ * runtime (components/plain; antd's frame is not around it: app/router.tsx), since it is the first
+ * page of most visits.
+ */
 export function Component() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -66,7 +78,7 @@ export function Component() {
   };
 
   return (
-    <Space orientation="vertical" size="large" style={{ width: '100%' }}>
+    <PlainSpace vertical size="large" style={{ width: '100%' }}>
       <Panel>
         <Heading level={1}>{siteName}</Heading>
         <Paragraph style={{ fontSize: 16 }}>
@@ -78,9 +90,9 @@ export function Component() {
           </Paragraph>
         ) : null}
         <Link to={loggedIn ? paths.user : paths.auth}>
-          <Button type="primary" size="large">
+          <PlainButton type="primary" size="large">
             {loggedIn ? t('进入邮箱') : t('注册 / 登录')}
-          </Button>
+          </PlainButton>
         </Link>
       </Panel>
       <TemporaryMailboxCard
@@ -101,6 +113,6 @@ export function Component() {
           </Panel>
         ))}
       </div>
-    </Space>
+    </PlainSpace>
   );
 }

@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { acceptLanguage, currentLocale, LOCALE_STORAGE_KEY, loadLocale, setLocale, t } from '.';
+import {
+  acceptLanguage,
+  currentLocale,
+  LOCALE_STORAGE_KEY,
+  loadLocale,
+  registerLocaleLoader,
+  setLocale,
+  t,
+} from '.';
 
 afterEach(async () => {
   await setLocale('zh-CN');
@@ -31,5 +39,21 @@ describe('the interface language', () => {
     localStorage.setItem(LOCALE_STORAGE_KEY, 'fr');
     await loadLocale();
     expect(currentLocale()).toBe('zh-CN');
+  });
+
+  it("switches only once a registered loader (antd's texts) has its language", async () => {
+    const asked: string[] = [];
+    let finish: () => void = () => {};
+    registerLocaleLoader(async (next) => {
+      asked.push(next);
+      if (next === 'en') await new Promise<void>((resolve) => (finish = resolve));
+    });
+    const switching = setLocale('en');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(asked).toEqual(['en']);
+    expect(currentLocale()).toBe('zh-CN');
+    finish();
+    await switching;
+    expect(currentLocale()).toBe('en');
   });
 });

@@ -24,6 +24,8 @@ type Catalogue = Record<string, string>;
 let locale: Locale = 'zh-CN';
 let english: Catalogue | null = null;
 const listeners = new Set<() => void>();
+/** What else a switch waits for before the screens render in the new language (registerLocaleLoader). */
+const loaders = new Set<(next: Locale) => Promise<void>>();
 
 function storedLocale(): Locale | null {
   try {
@@ -102,6 +104,15 @@ export async function loadLocale(): Promise<void> {
   apply(chosen);
 }
 
+/**
+ * Registers texts of the new language that a switch waits for besides the catalogue: antd's own,
+ * registered by antd's frame when it loads (components/antd-provider.tsx), since this module is part
+ * of /home's first script, which has no antd. `load` never rejects.
+ */
+export function registerLocaleLoader(load: (next: Locale) => Promise<void>): void {
+  loaders.add(load);
+}
+
 /** Switches the language and remembers it; the screens render again in it. */
 export async function setLocale(next: Locale): Promise<void> {
   if (next === 'en') await loadEnglish();
@@ -110,6 +121,7 @@ export async function setLocale(next: Locale): Promise<void> {
   } catch {
     // Storage disabled: the choice holds until the page is left.
   }
+  await Promise.all([...loaders].map((load) => load(next)));
   apply(next);
 }
 

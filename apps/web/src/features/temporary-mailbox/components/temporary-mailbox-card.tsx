@@ -1,18 +1,23 @@
-import { ThunderboltOutlined } from '@ant-design/icons';
+import ThunderboltOutlinedSvg from '@ant-design/icons-svg/es/asn/ThunderboltOutlined';
 import type { RegEmailData } from '@youju/contract';
-import { Alert, Button, Space } from 'antd';
-import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { type ReactNode, Suspense, useState } from 'react';
 import { useOpenDomains } from '../../../api/get-open-domains';
+import { lazyWithAntd } from '../../../components/lazy-antd';
 import { Panel } from '../../../components/panel';
+import { PlainAlert } from '../../../components/plain/alert';
+import { PlainButton } from '../../../components/plain/button';
+import { plainIcon } from '../../../components/plain/icon';
+import { PlainSpace } from '../../../components/plain/space';
 import { Paragraph, SecondaryText } from '../../../components/text';
 import { t } from '../../../lib/i18n';
 import { useCreateTemporaryMailbox } from '../api/create-temporary-mailbox';
 
-// /home is the first page of most visits, and most visitors see neither of these: the domain picker
-// shows only when several domains are open, the confirmation only to someone logged in. Their code
-// is fetched when they show.
-const Popconfirm = lazy(() => import('antd/es/popconfirm'));
-const Select = lazy(() => import('antd/es/select'));
+// /home is the first page of most visits, drawn without antd's runtime (components/plain), and most
+// visitors see neither of these: the domain picker shows only when several domains are open, the
+// confirmation only to someone logged in. Their code, and antd's frame, is fetched when they show.
+const Popconfirm = lazyWithAntd(() => import('antd/es/popconfirm'));
+const Select = lazyWithAntd(() => import('antd/es/select'));
+const ThunderboltOutlined = plainIcon(ThunderboltOutlinedSvg);
 
 interface TemporaryMailboxCardProps {
   /** getVar's registrationOpen; undefined while unknown */
@@ -40,14 +45,14 @@ export function TemporaryMailboxCard({
 
   let body: ReactNode;
   if (registrationOpen === false) {
-    body = <Alert type="info" showIcon title={t('本站当前未开放注册，暂时无法获取临时邮箱')} />;
+    body = <PlainAlert type="info" title={t('本站当前未开放注册，暂时无法获取临时邮箱')} />;
   } else if (domains.isError) {
-    body = <Alert type="error" showIcon title={t('读取可用域名失败')} description={domains.error.message} />;
+    body = <PlainAlert type="error" title={t('读取可用域名失败')} description={domains.error.message} />;
   } else if (domains.isSuccess && list.length === 0) {
-    body = <Alert type="info" showIcon title={t('暂无开放注册的域名，暂时无法获取临时邮箱')} />;
+    body = <PlainAlert type="info" title={t('暂无开放注册的域名，暂时无法获取临时邮箱')} />;
   } else {
     const button = (
-      <Button
+      <PlainButton
         type="primary"
         size="large"
         icon={<ThunderboltOutlined />}
@@ -56,10 +61,10 @@ export function TemporaryMailboxCard({
         onClick={loggedIn || domainId === null ? undefined : () => create.mutate(domainId)}
       >
         {t('一键获取临时邮箱')}
-      </Button>
+      </PlainButton>
     );
     body = (
-      <Space wrap size="middle">
+      <PlainSpace wrap size="middle">
         {loggedIn && domainId !== null ? (
           <Suspense fallback={button}>
             <Popconfirm
@@ -88,7 +93,7 @@ export function TemporaryMailboxCard({
         ) : fallback ? (
           <SecondaryText>@{fallback.name}</SecondaryText>
         ) : null}
-      </Space>
+      </PlainSpace>
     );
   }
 
