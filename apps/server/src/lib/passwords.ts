@@ -16,7 +16,9 @@ const TEST_N = 1024;
  * Read at each hash, so a test can check both costs in one process.
  */
 function costN(): number {
-  return process.env.NODE_ENV === 'test' && process.env.YOUJU_TEST_FAST_PASSWORDS === '1' ? TEST_N : PRODUCTION_N;
+  return process.env.NODE_ENV === 'test' && process.env.YOUJU_TEST_FAST_PASSWORDS === '1'
+    ? TEST_N
+    : PRODUCTION_N;
 }
 const r = 8;
 const p = 1;
