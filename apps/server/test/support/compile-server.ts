@@ -21,6 +21,16 @@ export default function compileServer(): () => Promise<void> {
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
     try {
+      // A worker that ended while copying a database for a next server leaves that CREATE DATABASE
+      // running on the server, to commit after this looks: wait for it (seconds at most).
+      for (let waited = 0; waited < 30_000; waited += 200) {
+        const { rowCount } = await client.query(
+          "select 1 from pg_stat_activity where state = 'active' and query like $1",
+          [`CREATE DATABASE youju\\_t\\_${process.pid}\\_%`],
+        );
+        if (!rowCount) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
       // Kept in step with POSTGRES_TEMPLATE_PREFIX and POSTGRES_DATABASE_PREFIX in test-server.ts
       // (not imported: this file runs before the server is compiled and must not load its sources).
       // Templates and the test databases a worker left: the one it had made ready for a next
