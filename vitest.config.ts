@@ -25,6 +25,9 @@ export default defineConfig({
           // instead of once per file (most of the suite's import time). Every test builds its own
           // servers and databases, and no source module keeps state across servers.
           isolate: false,
+          // Test servers hash passwords at a low scrypt cost (src/lib/passwords.ts; only with
+          // NODE_ENV=test, which the runner sets); server processes the tests spawn inherit it.
+          env: { YOUJU_TEST_FAST_PASSWORDS: '1' },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -43,6 +46,8 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['apps/web/e2e/**/*.test.ts'],
+          // Passed on to the built server (e2e/support/server.ts): a low scrypt cost, as above.
+          env: { YOUJU_TEST_FAST_PASSWORDS: '1' },
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,

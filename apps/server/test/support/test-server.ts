@@ -86,6 +86,13 @@ function postgresUrlOf(name: string): string {
  */
 const POSTGRES_TEMPLATE_PREFIX = 'youju_tpl_';
 
+/**
+ * Prefix of the test databases; the run's id follows (as for the templates), so that the same
+ * clean-up drops what a worker left behind: the database it had made ready for a next server
+ * ({@link takeMigratedPostgresDatabase}), and any it was still dropping when it ended.
+ */
+const POSTGRES_DATABASE_PREFIX = 'youju_t_';
+
 let postgresTemplate: Promise<string> | null = null;
 let sqliteTemplate: Promise<string> | null = null;
 
@@ -131,7 +138,7 @@ export async function createPostgresDatabase(
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = postgresAdminUrl();
   const template = options.migrated ? await migratedPostgresTemplate() : null;
-  const name = `youju_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const name = `${POSTGRES_DATABASE_PREFIX}${process.ppid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
@@ -146,6 +153,25 @@ export async function createPostgresDatabase(
       await client.end();
     },
   };
+}
+
+type PostgresDatabase = Awaited<ReturnType<typeof createPostgresDatabase>>;
+
+/** The migrated database the next test server of this worker takes, made while a test runs. */
+let nextPostgresDatabase: Promise<PostgresDatabase> | null = null;
+
+/**
+ * A fresh migrated database for a test server. Copying the template and dropping the copy took
+ * about 0.8 s per server (PostgreSQL writes the copy to its WAL and checkpoints for the drop), in
+ * front of every file's tests: each server now takes the database made ready during the last
+ * test, and the next one is made at once. The copy is the same as before; only its timing moved.
+ */
+function takeMigratedPostgresDatabase(): Promise<PostgresDatabase> {
+  const taken = nextPostgresDatabase ?? createPostgresDatabase({ migrated: true });
+  nextPostgresDatabase = createPostgresDatabase({ migrated: true });
+  // Its failure, if any, is thrown to the server that takes it.
+  nextPostgresDatabase.catch(() => {});
+  return taken;
 }
 
 /** Starts a real server on a loopback port with its own data directory and database. */
@@ -165,7 +191,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'youju-test-'));
   await options.prepareDataDir?.(dataDir);
-  const postgres = testEngine === 'postgres' ? await createPostgresDatabase({ migrated: true }) : null;
+  const postgres = testEngine === 'postgres' ? await takeMigratedPostgresDatabase() : null;
   if (!postgres && !options.env?.DATABASE_URL) {
     const file = join(dataDir, SQLITE_FILE);
     const prepared = await access(file).then(
@@ -260,7 +286,10 @@ export async function startTestServer(
     },
     async close() {
       await app.close();
-      await postgres?.drop();
+      // Dropped while the next test runs (nothing connects to it any more: the app is closed, and
+      // WITH (FORCE) ends any straggler); a drop still running when the worker ends, or one that
+      // failed, is done by the run's clean-up (compile-server.ts).
+      postgres?.drop().catch(() => {});
       await rm(dataDir, { recursive: true, force: true });
     },
   };

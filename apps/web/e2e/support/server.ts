@@ -106,6 +106,10 @@ async function startServerOnce({
   };
   if (initialAdmin) Object.assign(env, { INIT_ADMIN_USER: adminUser, INIT_ADMIN_PASSWORD: adminPassword });
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  // Passwords hashed at the test cost (apps/server/src/lib/passwords.ts), which needs both.
+  if (process.env.YOUJU_TEST_FAST_PASSWORDS === '1') {
+    Object.assign(env, { NODE_ENV: 'test', YOUJU_TEST_FAST_PASSWORDS: '1' });
+  }
   // The client is built with the same key (scripts/build.mjs reads it too).
   if (process.env.PERMISSION_KEY) env.PERMISSION_KEY = process.env.PERMISSION_KEY;
 
