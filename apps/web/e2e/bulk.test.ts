@@ -246,7 +246,12 @@ describe('inbox bulk actions, undo and shortcuts in the browser', () => {
       expect(await unreadOf(first.address)).toBe(0);
       expect(await unreadOf(second.address)).toBe(2);
 
-      // (away from the button, whose tooltip would cover the address picker)
+      // (away from the button, whose tooltip would cover the address picker). Under load the mouse
+      // could leave while the button was still loading, and the tooltip missed that leave: hover it
+      // again once it is idle, then leave.
+      const markAll = page.getByRole('button', { name: '全部标为已读', exact: true });
+      await expect.poll(() => markAll.getAttribute('class')).not.toContain('ant-btn-loading');
+      await markAll.hover();
       await page.mouse.move(640, 780);
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       await page.getByRole('tooltip').filter({ hasText: '全部标为已读' }).waitFor({ state: 'hidden' });
