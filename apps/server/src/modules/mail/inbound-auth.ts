@@ -11,6 +11,16 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { DNSResolver } from 'mailauth';
 
+/**
+ * mailauth, loaded with the first message to check (the store worker's): about 10 MiB of heap that
+ * the thread serving SMTP and HTTP never needs. The import is made once, not on every message.
+ */
+let mailauth: Promise<typeof import('mailauth')> | null = null;
+const loadMailauth = () => {
+  mailauth ??= import('mailauth');
+  return mailauth;
+};
+
 export type AuthResult = 'pass' | 'fail' | 'softfail' | 'neutral' | 'none' | 'temperror' | 'permerror';
 
 const RESULTS: ReadonlySet<string> = new Set([
@@ -167,9 +177,7 @@ export function createInboundAuthenticator(options: { dnsServers: string[]; mail
       const head = await headerBlock(source);
       const whole = head === null || SIGNED.test(head.toString('latin1'));
       const input = !whole ? head : typeof source === 'string' ? createReadStream(source) : source;
-      // Loaded with the first message to check (the store worker's): about 10 MiB of heap that the
-      // thread serving SMTP and HTTP never needs.
-      const { authenticate } = await import('mailauth');
+      const { authenticate } = await loadMailauth();
       const outcome = await authenticate(input, {
         ip: origin.ip.replace(/^::ffff:/i, ''),
         helo: origin.helo,
