@@ -23,6 +23,31 @@ export async function searchIndexWarning(db: Kysely<unknown>, engine: Engine): P
 /** Messages one indexing transaction takes at most (10 KiB bodies: some tens of milliseconds). */
 export const INDEX_BATCH = 200;
 
+/**
+ * While mail streams in (a delivery in progress, or one ended this recently), the store worker's
+ * indexing waits, so that a burst is stored and acknowledged at the pace of storing alone: indexing
+ * is about a tenth of what a message costs. Search stays right meanwhile, since it reads the
+ * messages the index has not taken yet directly (message-repo.ts), only more slowly the longer the
+ * backlog.
+ */
+export const INDEX_QUIET_MS = 100;
+/** ...but never longer than this after the oldest message waiting: a steady stream is indexed too. */
+export const INDEX_DEFER_MAX_MS = 10_000;
+
+/** Whether the indexing pass waits for now (see INDEX_QUIET_MS). */
+export function indexingWaits(state: {
+  /** deliveries in progress */
+  storing: number;
+  /** when the last delivery ended (ms) */
+  lastStoredAt: number;
+  /** when the oldest message stored and not yet indexed was stored, or null */
+  unindexedSince: number | null;
+  now: number;
+}): boolean {
+  const streaming = state.storing > 0 || state.now - state.lastStoredAt < INDEX_QUIET_MS;
+  return streaming && state.unindexedSince !== null && state.now - state.unindexedSince < INDEX_DEFER_MAX_MS;
+}
+
 /** A message's searched columns, as the two-character index reads them. */
 interface SearchedRow {
   id: number;

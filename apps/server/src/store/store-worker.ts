@@ -10,7 +10,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db/database.js';
-import { INDEX_BATCH, indexNewMessages } from '../db/search-index.js';
+import { INDEX_BATCH, indexingWaits, indexNewMessages } from '../db/search-index.js';
 import { EVENT_CHANNELS } from '../lib/cross-process.js';
 import { silentEventTransport } from '../lib/event-transport.js';
 import { postgresEventTransport } from '../lib/postgres-event-transport.js';
@@ -79,21 +79,32 @@ const inbound = createInboundService({
   syncWal: database.syncWal,
 });
 
+/** Deliveries in progress, and when the last one ended: while mail streams in, indexing waits. */
+let storing = 0;
+let lastStoredAt = 0;
+/** When the oldest message this thread stored and the search index has not taken yet was stored. */
+let unindexedSince: number | null = null;
+
 async function store(request: StoreRequest): Promise<StoreReply> {
   const bytes = request.bytes
     ? Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.size)
     : null;
   const spool = { path: request.path, bytes, size: request.size, sha256: request.sha256 };
+  storing++;
   try {
     const result = await inbound.deliver(spool, request.envelope);
+    if (result.messageIds.length > 0) unindexedSince ??= Date.now();
     return { kind: 'stored', id: request.id, ...result };
   } catch (error) {
     const failure = error instanceof DeliveryError ? error.failure : 'storage';
     return { kind: 'failed', id: request.id, failure, message: (error as Error).message };
+  } finally {
+    storing--;
+    lastStoredAt = Date.now();
   }
 }
 
-/** How often new mail is added to the search index: search finds a message within a second. */
+/** How often new mail is added to the search index when no mail is arriving. */
 const INDEX_INTERVAL_MS = 250;
 let indexTimer: NodeJS.Timeout | null = null;
 let indexing: Promise<void> = Promise.resolve();
@@ -102,7 +113,15 @@ let closing = false;
 async function indexPass(): Promise<void> {
   try {
     // A backlog (a burst of mail, an upgrade) goes in batches, letting deliveries in between.
-    while (!closing && (await indexNewMessages(database.db)) === INDEX_BATCH) {
+    for (;;) {
+      const startedAt = Date.now();
+      if (closing || indexingWaits({ storing, lastStoredAt, unindexedSince, now: startedAt })) break;
+      const indexed = await indexNewMessages(database.db);
+      if (indexed < INDEX_BATCH) {
+        // Caught up with everything stored before this batch began; what came during it is newer.
+        unindexedSince = lastStoredAt >= startedAt ? startedAt : null;
+        break;
+      }
       await new Promise((resolve) => setImmediate(resolve));
     }
   } catch (error) {

@@ -61,7 +61,16 @@ export function findVerificationCode(mail: MailForCode): string | null {
     before: !promotion,
     after: !promotion && VERIFICATION_CONTEXT.test(everything),
   };
-  const parts = [subject, ...bodies].map((text) => analysePart(text, context));
+  const keywords = [subject, ...bodies].map((text) => keywordsOf(text, context));
+  // Every way to a code starts from a keyword (beside it, or on its own line below one in the part
+  // or the subject): without one there is nothing to find, and the candidates need not be sought
+  // (most mail; the search for them is most of the cost of a long body).
+  if (keywords.every((found) => found.length === 0)) return null;
+  const parts = [subject, ...bodies].map((text, i) => ({
+    text,
+    keywords: keywords[i] ?? [],
+    candidates: findCandidates(text),
+  }));
 
   const found = new Set<string>();
   for (const part of parts) for (const code of codesBesideKeywords(part, context)) found.add(code);
@@ -149,9 +158,9 @@ interface Part {
   candidates: Candidate[];
 }
 
-function analysePart(text: string, context: PlainCodeWord): Part {
-  const keywords = findKeywords(text).filter((keyword) => !keyword.plain || context.before || context.after);
-  return { text, keywords, candidates: findCandidates(text) };
+/** The keywords of a part that count in this mail's context (a bare "code" only where it may). */
+function keywordsOf(text: string, context: PlainCodeWord): KeywordMatch[] {
+  return findKeywords(text).filter((keyword) => !keyword.plain || context.before || context.after);
 }
 
 interface Run {
