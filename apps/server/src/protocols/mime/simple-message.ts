@@ -227,15 +227,20 @@ function checkBoundary(line: Buffer, boundary: Buffer): 1 | 2 | false {
   return compareBoundary(line, start, boundary);
 }
 
-/** Where the header block ends: after the first empty line (LF or CRLF), or -1 when there is none. */
+/**
+ * Where the header block ends: after the first line that is only LF or CRLF (mailsplit's test),
+ * or -1 when there is none. Walks the line ends of the header only, never the body.
+ */
 function headerEnd(bytes: Buffer, from: number): number {
-  if (bytes[from] === 0x0a) return from + 1;
-  if (bytes[from] === 0x0d && bytes[from + 1] === 0x0a) return from + 2;
-  const lf = bytes.indexOf('\n\n', from);
-  const crlf = bytes.indexOf('\n\r\n', from);
-  if (lf < 0 && crlf < 0) return -1;
-  if (crlf < 0 || (lf >= 0 && lf < crlf)) return lf + 2;
-  return crlf + 3;
+  let lineStart = from;
+  while (lineStart < bytes.length) {
+    if (bytes[lineStart] === 0x0a) return lineStart + 1;
+    if (bytes[lineStart] === 0x0d && bytes[lineStart + 1] === 0x0a) return lineStart + 2;
+    const newline = bytes.indexOf(0x0a, lineStart);
+    if (newline < 0) return -1;
+    lineStart = newline + 1;
+  }
+  return -1;
 }
 
 interface Leaf {
@@ -303,7 +308,8 @@ function partText(writes: Buffer[], leaf: Leaf): string | null {
   let text = decodeBytes(bytes, leaf.label);
   // TextPartDecoder hands mailparser UTF-8 bytes: a lone surrogate (iconv's UTF-7) becomes U+FFFD.
   if (/[\uD800-\uDFFF]/.test(text)) text = Buffer.from(text, 'utf8').toString('utf8');
-  return text.replace(/\r?\n/g, '\n');
+  // mailparser's replace(/\r?\n/g, '\n'), which only ever changes a CRLF
+  return text.includes('\r') ? text.replaceAll('\r\n', '\n') : text;
 }
 
 /** mailparser's hasBracketedAddress: `<…@…>` in a decoded display name. */
