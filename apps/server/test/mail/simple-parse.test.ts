@@ -18,7 +18,9 @@ import { mutationsOf } from '../support/mutations.js';
  * matrix of headers, charsets, transfer encodings and structures, then damaged copies of them.
  */
 
-const FIXTURE_DIRS = ['../fixtures/eml/', '../fixtures/codes/'].map((dir) => fileURLToPath(new URL(dir, import.meta.url)));
+const FIXTURE_DIRS = ['../fixtures/eml/', '../fixtures/codes/'].map((dir) =>
+  fileURLToPath(new URL(dir, import.meta.url)),
+);
 const FIXED_NOW = Date.UTC(2026, 10, 27, 12, 0, 0);
 
 beforeAll(() => {
@@ -40,20 +42,34 @@ async function agree(bytes: Buffer, label: string): Promise<boolean> {
 
 const gbk = (text: string) => iconv.encode(text, 'gbk');
 const crlf = (...lines: (string | Buffer)[]) =>
-  Buffer.concat(lines.map((line) => Buffer.concat([Buffer.from(line as string, 'latin1'), Buffer.from('\r\n')])));
+  Buffer.concat(
+    lines.map((line) => Buffer.concat([Buffer.from(line as string, 'latin1'), Buffer.from('\r\n')])),
+  );
 const utf8Line = (text: string) => Buffer.from(text, 'utf8');
 
 /** A message from header lines and a body, with CRLF or LF line ends. */
-function message(headers: (string | Buffer)[], body: Buffer | string, ending: '\r\n' | '\n' = '\r\n'): Buffer {
+function message(
+  headers: (string | Buffer)[],
+  body: Buffer | string,
+  ending: '\r\n' | '\n' = '\r\n',
+): Buffer {
   const head = headers.map((h) => (typeof h === 'string' ? Buffer.from(h, 'utf8') : h));
   const bodyBytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   const parts: Buffer[] = [];
   for (const line of head) parts.push(line, Buffer.from(ending));
-  parts.push(Buffer.from(ending), ending === '\n' ? Buffer.from(bodyBytes.toString('latin1').replace(/\r\n/g, '\n'), 'latin1') : bodyBytes);
+  parts.push(
+    Buffer.from(ending),
+    ending === '\n' ? Buffer.from(bodyBytes.toString('latin1').replace(/\r\n/g, '\n'), 'latin1') : bodyBytes,
+  );
   return Buffer.concat(parts);
 }
 
-const BASE_HEADERS = ['From: <foo@vm>', 'To: <a@b.test>', 'Date: Fri, 27 Nov 2026 21:00:02 +0000 (UTC)', 'Message-Id: <06c4.0003.0000@vm>'];
+const BASE_HEADERS = [
+  'From: <foo@vm>',
+  'To: <a@b.test>',
+  'Date: Fri, 27 Nov 2026 21:00:02 +0000 (UTC)',
+  'Message-Id: <06c4.0003.0000@vm>',
+];
 
 /** The message Postfix's `smtp-source -l 10240` sends: the ingest benchmark's message. */
 function smtpSourceMessage(): Buffer {
@@ -105,7 +121,13 @@ function headerMatrix(): (string | Buffer)[][] {
     ['Date: '],
     ['Date: Mon, 1 Jan 2024 00:00:00 +0800', 'Date: Tue, 2 Jan 2024 00:00:00 +0800'],
   ];
-  const ids: string[][] = [['Message-Id: <id@vm>'], ['Message-ID: bare@vm'], [], ['Message-ID: '], ['Message-ID: =?utf-8?Q?x?=@y']];
+  const ids: string[][] = [
+    ['Message-Id: <id@vm>'],
+    ['Message-ID: bare@vm'],
+    [],
+    ['Message-ID: '],
+    ['Message-ID: =?utf-8?Q?x?=@y'],
+  ];
   const result: (string | Buffer)[][] = [];
   for (let i = 0; i < subjects.length; i++) {
     for (let j = 0; j < froms.length; j++) {
@@ -121,9 +143,15 @@ function headerMatrix(): (string | Buffer)[][] {
 function bodyMatrix(): { headers: string[]; body: Buffer }[] {
   const chinese = '您的验证码是 482913，十分钟内有效。\r\n镕喆堃\r\n';
   const samples: { text: Buffer; labels: string[] }[] = [
-    { text: Buffer.from('Hello\r\nworld  \r\n\ttabbed\r\n'), labels: ['', 'us-ascii', 'utf-8', 'iso-8859-1'] },
+    {
+      text: Buffer.from('Hello\r\nworld  \r\n\ttabbed\r\n'),
+      labels: ['', 'us-ascii', 'utf-8', 'iso-8859-1'],
+    },
     { text: Buffer.from(chinese, 'utf8'), labels: ['', 'utf-8', 'UTF-8', 'iso-8859-1', 'gbk', '"utf-8"'] },
-    { text: gbk(chinese), labels: ['', 'gbk', 'gb2312', 'GB18030', 'utf-8', 'iso-8859-1', 'windows-1252', 'x-unknown'] },
+    {
+      text: gbk(chinese),
+      labels: ['', 'gbk', 'gb2312', 'GB18030', 'utf-8', 'iso-8859-1', 'windows-1252', 'x-unknown'],
+    },
     { text: iconv.encode('您的驗證碼是 482913\r\n', 'big5'), labels: ['big5', '', 'utf-8'] },
     // テスト 482913 in ISO-2022-JP (RFC 1468), which iconv-lite cannot write
     { text: Buffer.from('\x1b$B%F%9%H\x1b(B 482913\r\n', 'latin1'), labels: ['iso-2022-jp', ''] },
@@ -143,32 +171,57 @@ function bodyMatrix(): { headers: string[]; body: Buffer }[] {
         const headers = [type, ...(cte ? [`Content-Transfer-Encoding: ${cte}`] : [])];
         let body = sample.text;
         if (cte === 'quoted-printable') body = Buffer.from(qpEncode(sample.text));
-        if (cte === 'base64') body = Buffer.from(`${sample.text.toString('base64').replace(/.{76}/g, '$&\r\n')}\r\n`);
+        if (cte === 'base64')
+          body = Buffer.from(`${sample.text.toString('base64').replace(/.{76}/g, '$&\r\n')}\r\n`);
         result.push({ headers, body });
       }
     }
   }
   // Content-Type missing, odd transfer encodings and damaged encodings
   result.push({ headers: [], body: Buffer.from('no content type\r\n') });
-  result.push({ headers: ['Content-Transfer-Encoding: BASE64'], body: Buffer.from('aGVsbG8=\r\nd29ybGQ=\r\n') });
+  result.push({
+    headers: ['Content-Transfer-Encoding: BASE64'],
+    body: Buffer.from('aGVsbG8=\r\nd29ybGQ=\r\n'),
+  });
   result.push({ headers: ['Content-Transfer-Encoding: base64'], body: Buffer.from('aGVsbG8\r\n') });
-  result.push({ headers: ['Content-Transfer-Encoding: base64'], body: Buffer.from('aGVs bG8g!!d29y\r\nbGQ===\r\n') });
-  result.push({ headers: ['Content-Transfer-Encoding: base64'], body: Buffer.from('\xc1\xc2QUJD\r\n', 'latin1') });
-  result.push({ headers: ['Content-Transfer-Encoding: quoted-printable'], body: Buffer.from('a=\r\nb=3D=3d=ZZ=\r\n=E4=BD=A0  \r\nend=') });
+  result.push({
+    headers: ['Content-Transfer-Encoding: base64'],
+    body: Buffer.from('aGVs bG8g!!d29y\r\nbGQ===\r\n'),
+  });
+  result.push({
+    headers: ['Content-Transfer-Encoding: base64'],
+    body: Buffer.from('\xc1\xc2QUJD\r\n', 'latin1'),
+  });
+  result.push({
+    headers: ['Content-Transfer-Encoding: quoted-printable'],
+    body: Buffer.from('a=\r\nb=3D=3d=ZZ=\r\n=E4=BD=A0  \r\nend='),
+  });
   result.push({ headers: ['Content-Transfer-Encoding: x-uuencode'], body: Buffer.from('begin 644 x\r\n') });
   result.push({ headers: ['Content-Transfer-Encoding: 7bit (comment)'], body: Buffer.from('x\r\n') });
-  result.push({ headers: ['Content-Type: text/plain; format=flowed'], body: Buffer.from('soft \r\nbreak\r\n') });
+  result.push({
+    headers: ['Content-Type: text/plain; format=flowed'],
+    body: Buffer.from('soft \r\nbreak\r\n'),
+  });
   result.push({ headers: ['Content-Type: text/plain; boundary=x'], body: Buffer.from('--x\r\nbody\r\n') });
   result.push({ headers: ['Content-Type: text/plain; name="a.txt"'], body: Buffer.from('named\r\n') });
   result.push({ headers: ['Content-Disposition: inline'], body: Buffer.from('inline\r\n') });
   result.push({ headers: ['Content-Type: TEXT/PLAIN ; CharSet = "GBK" ; x=y'], body: gbk('大写\r\n') });
-  result.push({ headers: ['Content-Type: text/plain; charset*=utf-8\'\'gbk'], body: gbk('续\r\n') });
+  result.push({ headers: ["Content-Type: text/plain; charset*=utf-8''gbk"], body: gbk('续\r\n') });
   result.push({ headers: ['Content-Type:'], body: Buffer.from('empty type\r\n') });
   result.push({ headers: ['Content-Type: application/octet-stream'], body: Buffer.from('binary\r\n') });
-  result.push({ headers: ['Content-Type: text/html; charset=utf-8'], body: Buffer.from('<p>Hello <b>世界</b></p><br>line<table><tr><td>1</td></tr></table>') });
-  result.push({ headers: ['Content-Type: text/html; charset=gbk', 'Content-Transfer-Encoding: base64'], body: Buffer.from(gbk('<div>验证码 <span>1234</span></div>').toString('base64')) });
+  result.push({
+    headers: ['Content-Type: text/html; charset=utf-8'],
+    body: Buffer.from('<p>Hello <b>世界</b></p><br>line<table><tr><td>1</td></tr></table>'),
+  });
+  result.push({
+    headers: ['Content-Type: text/html; charset=gbk', 'Content-Transfer-Encoding: base64'],
+    body: Buffer.from(gbk('<div>验证码 <span>1234</span></div>').toString('base64')),
+  });
   result.push({ headers: ['Content-Type: text/html'], body: Buffer.from('') });
-  result.push({ headers: ['Content-Type: text/html'], body: Buffer.from('<p>' + 'x'.repeat(2 * 1024 * 1024) + '</p>') });
+  result.push({
+    headers: ['Content-Type: text/html'],
+    body: Buffer.from(`<p>${'x'.repeat(2 * 1024 * 1024)}</p>`),
+  });
   result.push({ headers: ['Content-Type: text/plain'], body: Buffer.from('z'.repeat(2 * 1024 * 1024 + 10)) });
   return result;
 }
@@ -183,7 +236,10 @@ function qpEncode(bytes: Buffer): string {
       line = '';
       continue;
     }
-    const piece = byte === 0x0d || (byte >= 0x20 && byte < 0x7f && byte !== 0x3d) ? String.fromCharCode(byte) : `=${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    const piece =
+      byte === 0x0d || (byte >= 0x20 && byte < 0x7f && byte !== 0x3d)
+        ? String.fromCharCode(byte)
+        : `=${byte.toString(16).toUpperCase().padStart(2, '0')}`;
     if (line.length + piece.length > 75 && piece !== '\r') {
       out += `${line}=\r\n`;
       line = '';
@@ -194,8 +250,20 @@ function qpEncode(bytes: Buffer): string {
 }
 
 function alternativeMatrix(): Buffer[] {
-  const plain = ['Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: quoted-printable', '', 'caf=C3=A9 plain', ''];
-  const html = ['Content-Type: text/html; charset=gbk', 'Content-Transfer-Encoding: base64', '', gbk('<p>验证码 <b>9988</b></p>').toString('base64'), ''];
+  const plain = [
+    'Content-Type: text/plain; charset=utf-8',
+    'Content-Transfer-Encoding: quoted-printable',
+    '',
+    'caf=C3=A9 plain',
+    '',
+  ];
+  const html = [
+    'Content-Type: text/html; charset=gbk',
+    'Content-Transfer-Encoding: base64',
+    '',
+    gbk('<p>验证码 <b>9988</b></p>').toString('base64'),
+    '',
+  ];
   const shapes: string[][] = [
     ['--b1', ...plain, '--b1', ...html, '--b1--', ''],
     ['preamble text', '--b1', ...html, '--b1', ...plain, '--b1--', 'epilogue', '--b1', 'more'],
@@ -211,14 +279,26 @@ function alternativeMatrix(): Buffer[] {
     ['--b1', 'Content-Type: text/plain', '--b1--'],
     ['--b1', 'Content-Type: image/png', 'Content-Transfer-Encoding: base64', '', 'iVBORw0KGgo=', '--b1--'],
     ['--b1', 'Content-Type: multipart/related; boundary=b2', '', '--b2', ...plain, '--b2--', '--b1--'],
-    ['--b1', 'Content-Type: text/plain', 'Content-Disposition: attachment; filename=a.txt', '', 'x', '--b1--'],
+    [
+      '--b1',
+      'Content-Type: text/plain',
+      'Content-Disposition: attachment; filename=a.txt',
+      '',
+      'x',
+      '--b1--',
+    ],
     ['--b1 ', ...plain, '--b1-- ', ''],
     ['--b1', ...plain, '\r--b1', ...html, '--b1--'],
     ['--b1', 'Content-Type: text/plain', '', 'line one', '--b1x', 'still one', '--b1--'],
   ];
   const result: Buffer[] = [];
   for (const shape of shapes) {
-    for (const type of ['multipart/alternative; boundary="b1"', 'multipart/alternative; boundary=b1', 'multipart/mixed; boundary=b1', 'multipart/alternative']) {
+    for (const type of [
+      'multipart/alternative; boundary="b1"',
+      'multipart/alternative; boundary=b1',
+      'multipart/mixed; boundary=b1',
+      'multipart/alternative',
+    ]) {
       for (const ending of ['\r\n', '\n'] as const) {
         const head = ['From: a@b.test', 'Subject: alt', 'MIME-Version: 1.0', `Content-Type: ${type}`];
         result.push(Buffer.from([...head, '', ...shape].join(ending), 'latin1'));
@@ -247,11 +327,20 @@ function matrix(): { label: string; bytes: Buffer }[] {
   cases.push({ label: 'no separator, no final newline', bytes: Buffer.from('From: a@b.test\r\nSubject: x') });
   cases.push({ label: 'empty message', bytes: Buffer.alloc(0) });
   cases.push({ label: 'blank first line', bytes: Buffer.from('\r\nbody only\r\n') });
-  cases.push({ label: 'mbox', bytes: Buffer.from('From someone Fri Nov 27 2026\r\nSubject: x\r\n\r\nbody\r\n') });
-  cases.push({ label: 'continuation first', bytes: Buffer.from(' folded: first\r\nSubject: x\r\n\r\nbody\r\n') });
+  cases.push({
+    label: 'mbox',
+    bytes: Buffer.from('From someone Fri Nov 27 2026\r\nSubject: x\r\n\r\nbody\r\n'),
+  });
+  cases.push({
+    label: 'continuation first',
+    bytes: Buffer.from(' folded: first\r\nSubject: x\r\n\r\nbody\r\n'),
+  });
   cases.push({ label: 'no colon line', bytes: Buffer.from('garbage line\r\nSubject: x\r\n\r\nbody\r\n') });
   cases.push({ label: 'bare CR', bytes: Buffer.from('Subject: a\rb\r\nFrom: x@y.z\r\n\r\nbo\rdy\r\n') });
-  cases.push({ label: 'huge header', bytes: Buffer.from(`Subject: ${'h'.repeat(300 * 1024)}\r\n\r\nbody\r\n`) });
+  cases.push({
+    label: 'huge header',
+    bytes: Buffer.from(`Subject: ${'h'.repeat(300 * 1024)}\r\n\r\nbody\r\n`),
+  });
   cases.push({ label: 'mixed endings', bytes: Buffer.from('Subject: a\nFrom: x@y.z\r\n\nbody\r\nline\n') });
   return cases;
 }
@@ -279,7 +368,16 @@ describe('the synchronous reader of simple mail', () => {
     const files = fixtureFiles();
     for (const { label, bytes } of files) if (await agree(bytes, label)) taken.push(label);
     console.log(`fixtures: the fast path took ${taken.length} of ${files.length}: ${taken.join(', ')}`);
-    for (const simple of ['01-plain-ascii.eml', '02-utf8-qp.eml', '03-gbk-base64.eml', '05-gb18030.eml', '06-big5.eml', '07-iso-2022-jp.eml', '08-html-only.eml', '09-alternative.eml'])
+    for (const simple of [
+      '01-plain-ascii.eml',
+      '02-utf8-qp.eml',
+      '03-gbk-base64.eml',
+      '05-gb18030.eml',
+      '06-big5.eml',
+      '07-iso-2022-jp.eml',
+      '08-html-only.eml',
+      '09-alternative.eml',
+    ])
       expect(taken).toContain(simple);
   });
 

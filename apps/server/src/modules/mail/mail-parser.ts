@@ -13,7 +13,11 @@ import {
   rawHeaderText,
   splitHeaderBlock,
 } from '../../protocols/mime/header-fields.js';
-import { type ParsedAddress, parseSimpleMessage, type SimpleMessage } from '../../protocols/mime/simple-message.js';
+import {
+  type ParsedAddress,
+  parseSimpleMessage,
+  type SimpleMessage,
+} from '../../protocols/mime/simple-message.js';
 
 /**
  * mailparser (with mailsplit, libmime, html-to-text, linkify-it: some 5 MiB of heap) is loaded on
@@ -290,7 +294,10 @@ function simpleReading(simple: SimpleMessage): MessageReading {
 /** Simple mail read without streams, or null (see protocols/mime/simple-message.ts). */
 function readSimple(message: Buffer): SimpleMessage | null {
   try {
-    return parseSimpleMessage(message, { maxHeadSize: PARSE_LIMITS.maxHeadSize, maxHtmlLengthToParse: MAX_BODY_CHARS });
+    return parseSimpleMessage(message, {
+      maxHeadSize: PARSE_LIMITS.maxHeadSize,
+      maxHtmlLengthToParse: MAX_BODY_CHARS,
+    });
   } catch {
     // The reader never throws by design; if it ever does, mailparser reads the message.
     return null;

@@ -79,9 +79,14 @@ let punycodeModule: { toUnicode(domain: string): string } | undefined;
 let htmlToTextModule: { htmlToText(html: string): string } | undefined;
 let qpModule: { decode(bytes: Buffer): Buffer } | undefined;
 
-const libmime = (): Libmime => (libmimeModule ??= fromMailparser('libmime') as Libmime);
-const addressparser = (value: string): ParsedAddress[] =>
-  (addressParser ??= fromMailparser('nodemailer/lib/addressparser') as (value: string) => ParsedAddress[])(value);
+function libmime(): Libmime {
+  libmimeModule ??= fromMailparser('libmime') as Libmime;
+  return libmimeModule;
+}
+function addressparser(value: string): ParsedAddress[] {
+  addressParser ??= fromMailparser('nodemailer/lib/addressparser') as (value: string) => ParsedAddress[];
+  return addressParser(value);
+}
 
 /** libmime's decodeWords changes only encoded words and its own join marker ("__\0JOIN\0__"). */
 function decodeWords(text: string): string {
@@ -95,7 +100,11 @@ function headerLinesOf(block: Buffer): HeaderLine[] | null {
     .replace(/[\r\n]+$/, '')
     .split(/\r?\n/);
   const folds = (line: string) => line.charAt(0) === ' ' || line.charAt(0) === '\t';
-  const keyOf = (line: string) => line.slice(0, Math.max(line.indexOf(':'), 0)).toLowerCase().trim();
+  const keyOf = (line: string) =>
+    line
+      .slice(0, Math.max(line.indexOf(':'), 0))
+      .toLowerCase()
+      .trim();
   let index = 1;
   let first = raw[0] ?? '';
   while (index < raw.length && folds(raw[index] ?? '')) first += `\r\n${raw[index++]}`;
@@ -251,10 +260,15 @@ interface Leaf {
 }
 
 /** A part's headers as mailsplit's MimeNode.parseHeaders reads them, for the types read here. */
-function describePart(lines: HeaderLine[]): { type: string; params: Map<string, string>; encoding: string } | null {
+function describePart(
+  lines: HeaderLine[],
+): { type: string; params: Map<string, string>; encoding: string } | null {
   for (const line of lines) {
     if (line.key === 'content-disposition') return null;
-    if ((line.key === 'content-type' || line.key === 'content-transfer-encoding') && /[^\x20-\x7e\t\r\n]/.test(line.line))
+    if (
+      (line.key === 'content-type' || line.key === 'content-transfer-encoding') &&
+      /[^\x20-\x7e\t\r\n]/.test(line.line)
+    )
       return null;
   }
   const rawType = firstValue(lines, 'content-type');
@@ -270,7 +284,8 @@ function leafOf(lines: HeaderLine[]): Leaf | null {
   if (part === null || (part.type !== 'text/plain' && part.type !== 'text/html')) return null;
   // mailsplit splits any part with a boundary parameter, text or not; and format=flowed text goes
   // through mailsplit's FlowedDecoder (RFC 3676), not reproduced here.
-  if (part.params.has('boundary') || part.params.get('format')?.toLowerCase().trim() === 'flowed') return null;
+  if (part.params.has('boundary') || part.params.get('format')?.toLowerCase().trim() === 'flowed')
+    return null;
   let encoding: Leaf['encoding'];
   if (part.encoding === 'quoted-printable' || part.encoding === 'base64') encoding = part.encoding;
   else if (['', '7bit', '8bit', 'binary'].includes(part.encoding)) encoding = 'identity';
@@ -278,7 +293,8 @@ function leafOf(lines: HeaderLine[]): Leaf | null {
   // Youju's createMailParser: a missing, ASCII or UTF-8 label is sniffed.
   const label = part.params.get('charset') ?? '';
   const normalized = label.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const sniff = normalized === '' || normalized === 'utf8' || normalized === 'ascii' || normalized === 'usascii';
+  const sniff =
+    normalized === '' || normalized === 'utf8' || normalized === 'ascii' || normalized === 'usascii';
   return { contentType: part.type, label: sniff ? '' : label, encoding };
 }
 
@@ -372,7 +388,8 @@ function decodeAddresses(addresses: ParsedAddress[], processed = new WeakSet<Par
       try {
         punycodeModule ??= fromMailparser('punycode.js') as { toUnicode(domain: string): string };
         const at = address.address.lastIndexOf('@');
-        address.address = address.address.slice(0, at + 1) + punycodeModule.toUnicode(address.address.slice(at + 1));
+        address.address =
+          address.address.slice(0, at + 1) + punycodeModule.toUnicode(address.address.slice(at + 1));
       } catch {
         // not punycode: kept as it is
       }
@@ -382,7 +399,9 @@ function decodeAddresses(addresses: ParsedAddress[], processed = new WeakSet<Par
 }
 
 /** mailparser's processHeaders for the fields Youju reads. */
-function readFields(lines: HeaderLine[]): Pick<SimpleMessage, 'subject' | 'from' | 'to' | 'cc' | 'date' | 'messageId'> {
+function readFields(
+  lines: HeaderLine[],
+): Pick<SimpleMessage, 'subject' | 'from' | 'to' | 'cc' | 'date' | 'messageId'> {
   const fields: Pick<SimpleMessage, 'subject' | 'from' | 'to' | 'cc' | 'date' | 'messageId'> = {
     subject: undefined,
     from: undefined,
@@ -485,7 +504,10 @@ function alternativeParts(bytes: Buffer, start: number, boundaryText: string, li
       if (state === 'head') {
         if (lineEnd - headStart > limits.maxHeadSize - 8) return null;
         // mailsplit ends a header block at a line that is only LF or CRLF
-        if ((line.length === 1 && line[0] === 0x0a) || (line.length === 2 && line[0] === 0x0d && line[1] === 0x0a)) {
+        if (
+          (line.length === 1 && line[0] === 0x0a) ||
+          (line.length === 2 && line[0] === 0x0d && line[1] === 0x0a)
+        ) {
           const lines = headerLinesOf(bytes.subarray(headStart, lineEnd));
           if (lines === null) return null;
           (parts[parts.length - 1] as { lines: HeaderLine[] }).lines = lines;
