@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -387,6 +388,40 @@ describe('the synchronous reader of simple mail', () => {
     for (const { label, bytes } of cases) if (await agree(bytes, label)) taken++;
     console.log(`matrix: the fast path took ${taken} of ${cases.length}`);
     expect(taken).toBeGreaterThan(cases.length / 2);
+  });
+
+  it('leaves mailparser unloaded in the store worker while every message is simple', () => {
+    // A fresh process loads what store-worker.ts loads (the built server, which globalSetup
+    // compiles), parses the smtp-source message, and lists the mail libraries it loaded; then one
+    // message the reader declines brings mailparser in.
+    const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+    const script = `
+      import { createRequire } from 'node:module';
+      const dist = ${JSON.stringify(dist)};
+      for (const file of ['store/message-store.js', 'db/database.js', 'db/search-index.js', 'modules/filters/index.js',
+        'modules/forwarding/index.js', 'modules/mail/index.js', 'modules/settings/index.js', 'modules/webhooks/index.js'])
+        await import(dist + file);
+      const { parseMail } = await import(dist + 'modules/mail/mail-parser.js');
+      const loaded = () => Object.keys(createRequire(import.meta.url).cache)
+        .filter((path) => /node_modules\\/(mailparser|@zone-eu\\/mailsplit|libmime|html-to-text)\\//.test(path)).length;
+      await parseMail(Buffer.from(process.argv[1], 'base64'));
+      const simple = loaded();
+      await parseMail(Buffer.from('Content-Type: multipart/mixed; boundary=x\\r\\n\\r\\n--x\\r\\n\\r\\nhi\\r\\n--x--\\r\\n'));
+      console.log(JSON.stringify({ simple, afterMailparser: loaded() }));
+    `;
+    const output = execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', script, smtpSourceMessage().toString('base64')],
+      {
+        encoding: 'utf8',
+      },
+    );
+    const { simple, afterMailparser } = JSON.parse(output.trim().split('\n').pop() ?? '{}') as Record<
+      string,
+      number
+    >;
+    expect(simple).toBe(0);
+    expect(afterMailparser).toBeGreaterThan(0);
   });
 
   it('reads a header block of bare CRs in linear time (mailsplit backtracks on it)', async () => {
