@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type AddressObject, type AttachmentStream, MailParser, type MessageText } from 'mailparser';
+import type { AddressObject, AttachmentStream, MailParser, MessageText } from 'mailparser';
 import addressparser from 'nodemailer/lib/addressparser';
 import { decodeBytes, looksGarbled } from '../../protocols/mime/charset.js';
 import {
@@ -13,6 +13,22 @@ import {
   rawHeaderText,
   splitHeaderBlock,
 } from '../../protocols/mime/header-fields.js';
+import {
+  type ParsedAddress,
+  parseSimpleMessage,
+  type SimpleMessage,
+} from '../../protocols/mime/simple-message.js';
+
+/**
+ * mailparser (with mailsplit, libmime, html-to-text, linkify-it: some 5 MiB of heap) is loaded on
+ * the first message the synchronous reader (protocols/mime/simple-message.ts) declines, so that a
+ * store worker that only meets simple mail never loads it.
+ */
+let mailparserModule: Promise<typeof import('mailparser')> | undefined;
+function loadMailparser(): Promise<typeof import('mailparser')> {
+  mailparserModule ??= import('mailparser');
+  return mailparserModule;
+}
 
 export interface MailPerson {
   name: string;
@@ -98,7 +114,8 @@ interface MailParserInternals {
  * A MailParser with our charset handling. Reaches into two internals of mailparser 3.9.31 (pinned
  * exactly in package.json): `decoder.decodeStream` and `createNode`; the fixture corpus covers both.
  */
-export function createMailParser(): MailParser {
+export async function createMailParser(): Promise<MailParser> {
+  const { MailParser } = await loadMailparser();
   const parser = new MailParser({
     ...PARSE_LIMITS,
     skipImageLinks: true,
@@ -126,17 +143,23 @@ export function createMailParser(): MailParser {
   return parser;
 }
 
-function people(value: AddressObject | AddressObject[] | undefined): MailPerson[] {
-  const list = value === undefined ? [] : Array.isArray(value) ? value : [value];
+/** The mailboxes of address fields (groups flattened), as mailparser's entries give them. */
+function people(fields: readonly (readonly ParsedAddress[])[]): MailPerson[] {
   const result: MailPerson[] = [];
-  const visit = (entries: AddressObject['value']) => {
+  const visit = (entries: readonly ParsedAddress[]) => {
     for (const entry of entries) {
       if (entry.group) visit(entry.group);
       else result.push({ name: entry.name ?? '', address: (entry.address ?? '').toLowerCase() });
     }
   };
-  for (const item of list) visit(item.value);
+  for (const entries of fields) visit(entries);
   return result.slice(0, 500);
+}
+
+/** mailparser's header map entry for an address field: one object, or one per field. */
+function mailparserPeople(value: AddressObject | AddressObject[] | undefined): MailPerson[] {
+  const list = value === undefined ? [] : Array.isArray(value) ? value : [value];
+  return people(list.map((item) => item.value as ParsedAddress[]));
 }
 
 /** Addresses of a raw 8-bit header (old clients write display names in GBK without encoded words). */
@@ -176,7 +199,7 @@ async function runParser(
   source: NodeJS.ReadableStream,
   onAttachment: (attachment: AttachmentStream, index: number) => Promise<void>,
 ): Promise<{ parser: MailParser; text: MessageText | null }> {
-  const parser = createMailParser();
+  const parser = await createMailParser();
   let text: MessageText | null = null;
   let index = 0;
   const pending: Promise<void>[] = [];
@@ -205,12 +228,104 @@ function openSource(source: string | Buffer): Readable {
     : Readable.from([source], { objectMode: false });
 }
 
+/** What was read from a message, before Youju's fallbacks for old 8-bit mail and empty bodies. */
+interface MessageReading {
+  /** the top-level header fields as mailsplit keeps them */
+  lines: HeaderLines;
+  /** mailparser's subject ('' for none) */
+  subject: string;
+  /** mailparser's mailboxes of each address field */
+  from: () => MailPerson[];
+  to: () => MailPerson[];
+  cc: () => MailPerson[];
+  date: number | null;
+  messageId: string;
+  text: string | null | undefined;
+  html: string | null | undefined;
+  attachments: StoredAttachment[];
+}
+
+/** The parsed message from a reading: raw GBK and Big5 headers, cut bodies, an empty body's fallback. */
+async function finish(message: string | Buffer, reading: MessageReading): Promise<ParsedMail> {
+  const { lines, attachments } = reading;
+  let subject = reading.subject;
+  const legacySubject = legacyHeaderValue(lines, 'subject');
+  if (legacySubject !== null) subject = decodeWords(legacySubject);
+  else if (looksGarbled(subject)) subject = rawHeaderText(lines, 'subject') ?? subject;
+  const addresses = (key: 'from' | 'to' | 'cc') => legacyPeople(lines, key) ?? reading[key]();
+  let bodyText = cut(reading.text);
+  const html = cut(reading.html);
+  if (!bodyText?.trim() && !html && attachments.length === 0) {
+    // Nothing readable came out (a multipart whose boundary never appears, for instance): show
+    // the body as text rather than an empty message.
+    const head = typeof message === 'string' ? await readHead(message) : headOf(message);
+    bodyText = head.body || bodyText;
+  }
+  return {
+    subject: subject.slice(0, 998),
+    from: addresses('from')[0] ?? null,
+    to: addresses('to'),
+    cc: addresses('cc'),
+    date: reading.date,
+    messageId: reading.messageId.slice(0, 998),
+    text: bodyText,
+    html,
+    attachments: attachments.sort((a, b) => a.index - b.index),
+    error: null,
+  };
+}
+
+/** A reading of what protocols/mime/simple-message.ts read. */
+function simpleReading(simple: SimpleMessage): MessageReading {
+  return {
+    lines: simple.headerLines,
+    subject: simple.subject ?? '',
+    from: () => people(simple.from ? [simple.from] : []),
+    to: () => people(simple.to),
+    cc: () => people(simple.cc),
+    date: simple.date ?? null,
+    messageId: simple.messageId ?? '',
+    text: simple.text,
+    html: simple.html,
+    attachments: [],
+  };
+}
+
+/** Simple mail read without streams, or null (see protocols/mime/simple-message.ts). */
+function readSimple(message: Buffer): SimpleMessage | null {
+  try {
+    return parseSimpleMessage(message, {
+      maxHeadSize: PARSE_LIMITS.maxHeadSize,
+      maxHtmlLengthToParse: MAX_BODY_CHARS,
+    });
+  } catch {
+    // The reader never throws by design; if it ever does, mailparser reads the message.
+    return null;
+  }
+}
+
 /**
  * Parses a received message (in memory, or a file path), streaming: attachments are counted and
  * hashed, never held. A failure never loses the message (it is stored raw regardless): what could
  * be read is returned, with `error` set, and headers fall back to a plain read of the header block.
+ * Simple mail held in memory is read synchronously instead, to the same result.
  */
 export async function parseMail(message: string | Buffer): Promise<ParsedMail> {
+  if (typeof message !== 'string') {
+    const simple = readSimple(message);
+    if (simple !== null) return finish(message, simpleReading(simple));
+  }
+  return parseWithMailparser(message);
+}
+
+/** The synchronous reader alone (null: it declined). For the differential test; use parseMail. */
+export async function parseSimpleOnly(message: Buffer): Promise<ParsedMail | null> {
+  const simple = readSimple(message);
+  return simple === null ? null : finish(message, simpleReading(simple));
+}
+
+/** mailparser alone. For the differential test; use parseMail. */
+export async function parseWithMailparser(message: string | Buffer): Promise<ParsedMail> {
   const attachments: StoredAttachment[] = [];
   try {
     const source = openSource(message);
@@ -235,35 +350,20 @@ export async function parseMail(message: string | Buffer): Promise<ParsedMail> {
       });
     });
     const headers = (parser as unknown as { headers: Map<string, unknown> | false }).headers || new Map();
-    const lines = (parser as unknown as MailParserInternals).headerLines;
-    let subject = typeof headers.get('subject') === 'string' ? (headers.get('subject') as string) : '';
-    const legacySubject = legacyHeaderValue(lines, 'subject');
-    if (legacySubject !== null) subject = decodeWords(legacySubject);
-    else if (looksGarbled(subject)) subject = rawHeaderText(lines, 'subject') ?? subject;
-    const addresses = (key: string) =>
-      legacyPeople(lines, key) ?? people(headers.get(key) as AddressObject | undefined);
-    const from = addresses('from')[0] ?? null;
     const date = headers.get('date');
     const messageText = text as MessageText | null;
-    let bodyText = cut(messageText?.text);
-    const html = cut(typeof messageText?.html === 'string' ? messageText.html : null);
-    if (!bodyText?.trim() && !html && attachments.length === 0) {
-      // Nothing readable came out (a multipart whose boundary never appears, for instance): show
-      // the body as text rather than an empty message.
-      bodyText = (await readHead(message)).body || bodyText;
-    }
-    return {
-      subject: subject.slice(0, 998),
-      from,
-      to: addresses('to'),
-      cc: addresses('cc'),
+    return await finish(message, {
+      lines: (parser as unknown as MailParserInternals).headerLines,
+      subject: typeof headers.get('subject') === 'string' ? (headers.get('subject') as string) : '',
+      from: () => mailparserPeople(headers.get('from') as AddressObject | undefined),
+      to: () => mailparserPeople(headers.get('to') as AddressObject | undefined),
+      cc: () => mailparserPeople(headers.get('cc') as AddressObject | undefined),
       date: date instanceof Date && !Number.isNaN(date.getTime()) ? date.getTime() : null,
-      messageId: String(headers.get('message-id') ?? '').slice(0, 998),
-      text: bodyText,
-      html,
-      attachments: attachments.sort((a, b) => a.index - b.index),
-      error: null,
-    };
+      messageId: String(headers.get('message-id') ?? ''),
+      text: messageText?.text,
+      html: typeof messageText?.html === 'string' ? messageText.html : null,
+      attachments,
+    });
   } catch (error) {
     if ((error as { code?: string }).code === 'EMAXLEN') {
       throw new MessageLimitError((error as Error).message);
@@ -274,18 +374,18 @@ export async function parseMail(message: string | Buffer): Promise<ParsedMail> {
 
 /** The first 512 KiB of a message split into header block and body text. */
 async function readHead(message: string | Buffer): Promise<{ headerBytes: Buffer; body: string }> {
-  let head: Buffer;
-  if (typeof message === 'string') {
-    const handle = await open(message, 'r');
-    const buffer = Buffer.alloc(512 * 1024);
-    try {
-      head = buffer.subarray(0, (await handle.read(buffer, 0, buffer.length, 0)).bytesRead);
-    } finally {
-      await handle.close();
-    }
-  } else {
-    head = message.subarray(0, 512 * 1024);
+  if (typeof message !== 'string') return headOf(message);
+  const handle = await open(message, 'r');
+  const buffer = Buffer.alloc(512 * 1024);
+  try {
+    return headOf(buffer.subarray(0, (await handle.read(buffer, 0, buffer.length, 0)).bytesRead));
+  } finally {
+    await handle.close();
   }
+}
+
+function headOf(message: Buffer): { headerBytes: Buffer; body: string } {
+  const head = message.subarray(0, 512 * 1024);
   const split = head.indexOf('\r\n\r\n') >= 0 ? head.indexOf('\r\n\r\n') : head.indexOf('\n\n');
   const headerBytes = split >= 0 ? head.subarray(0, split) : head;
   const body = split >= 0 ? decodeBytes(head.subarray(split)).trim() : '';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import libmime from 'libmime';
+import { createRequire } from 'node:module';
+import type Libmime from 'libmime';
 import { formatDeliveryStatus } from '../../protocols/dsn/delivery-status.js';
 import { composeReport } from '../../protocols/dsn/multipart-report.js';
 import { rfc5322Date } from '../../protocols/mime/date-time.js';
@@ -8,6 +9,13 @@ import { rfc5322Date } from '../../protocols/mime/date-time.js';
 export const BOUNCE_LOCAL_PART = 'MAILER-DAEMON';
 // i18n-exempt: a bounce is mail, written in Chinese like the rest of its content (issue 17 item 7)
 const BOUNCE_DISPLAY_NAME = '邮件系统退信';
+
+let libmimeModule: typeof Libmime | undefined;
+/** libmime, loaded with the first bounce: the store worker loads this module and rarely bounces. */
+function libmime(): typeof Libmime {
+  libmimeModule ??= createRequire(import.meta.url)('libmime') as typeof Libmime;
+  return libmimeModule;
+}
 
 /** One recipient whose delivery failed, as the bounce reports it. */
 export interface BouncedRecipient {
@@ -151,9 +159,9 @@ export function composeBounce(input: BounceInput): { messageId: string; bytes: B
   const subject = input.original.subject.trim().slice(0, 120) || '（无主题）';
   const originalId = /^<[^<>\s]+>$/.test(input.original.messageId) ? input.original.messageId : null;
   const headerFields = [
-    `From: ${libmime.encodeWord(BOUNCE_DISPLAY_NAME, 'B')} <${BOUNCE_LOCAL_PART}@${input.reportingMta}>`,
+    `From: ${libmime().encodeWord(BOUNCE_DISPLAY_NAME, 'B')} <${BOUNCE_LOCAL_PART}@${input.reportingMta}>`,
     `To: <${input.sender}>`,
-    libmime.foldLines(`Subject: ${libmime.encodeWords(`退信：邮件未能送达（${subject}）`, 'B', 52)}`, 76),
+    libmime().foldLines(`Subject: ${libmime().encodeWords(`退信：邮件未能送达（${subject}）`, 'B', 52)}`, 76),
     `Date: ${rfc5322Date(input.date)}`,
     `Message-ID: ${messageId}`,
     ...(originalId ? [`In-Reply-To: ${originalId}`, `References: ${originalId}`] : []),

@@ -10,7 +10,6 @@ import {
   type SaveDraftData,
 } from '@youju/contract';
 import type { Kysely } from 'kysely';
-import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { findMailboxById, findMailboxIdByAddressInScope } from '../../db/repositories/mailbox-repo.js';
 import {
@@ -319,6 +318,9 @@ export function createDraftService(deps: {
     async get(auth: AuthContext, id: number): Promise<DraftDetail> {
       const row = await loadDraft(auth, id);
       const header = await readHeaderBlock(readRaw(db, row.raw_id));
+      // mailparser is loaded here, not at startup: the store worker loads this module and never
+      // needs it (see mail-parser.ts)
+      const { simpleParser } = await import('mailparser');
       const parsed = await simpleParser(Buffer.concat([header, Buffer.from('\r\n\r\n')]), {
         skipHtmlToText: true,
         skipTextToHtml: true,

@@ -116,8 +116,9 @@ function sniff(bytes: Uint8Array): string {
 export function decodeBytes(bytes: Uint8Array, label?: string | null): string {
   const name = normalizeLabel(label);
   if (!hasHighBytes(bytes) && !name.startsWith('utf-16') && !name.includes('2022') && name !== 'utf-7') {
-    // Pure ASCII reads the same in every ASCII-compatible charset.
-    return Buffer.from(bytes).toString('latin1');
+    // Pure ASCII reads the same in every ASCII-compatible charset. (A view, not a copy: a 10 KiB
+    // body copied here was a fifth of reading a simple message.)
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   }
   if (GB_LABELS.has(name)) return new TextDecoder('gb18030').decode(bytes);
   if (BIG5_LABELS.has(name)) return new TextDecoder('big5').decode(bytes);

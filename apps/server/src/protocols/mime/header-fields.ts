@@ -4,8 +4,19 @@
  * attachment name of Content-Disposition (RFC 2183 section 2.3) or Content-Type (RFC 2045 section
  * 5.1, `name`) when it was written as raw GBK or Big5 bytes.
  */
-import libmime from 'libmime';
+import { createRequire } from 'node:module';
+import type Libmime from 'libmime';
 import { decodeBytes, isLegacyEightBit } from './charset.js';
+
+let libmimeModule: typeof Libmime | undefined;
+/**
+ * libmime, loaded on first use: most mail has no raw 8-bit header and never needs it here, and its
+ * tables take 1.5 MiB of heap in a store worker that may otherwise never load it.
+ */
+function libmime(): typeof Libmime {
+  libmimeModule ??= createRequire(import.meta.url)('libmime') as typeof Libmime;
+  return libmimeModule;
+}
 
 /** A header field as mailsplit keeps it: lower-case name, and the whole line as a binary string. */
 export interface HeaderLine {
@@ -33,7 +44,7 @@ export function headerText(value: Buffer): string {
 /** Encoded words (RFC 2047) decoded; text they cannot be read from is kept as it is. */
 export function decodeWords(text: string): string {
   try {
-    return libmime.decodeWords(text);
+    return libmime().decodeWords(text);
   } catch {
     return text;
   }
@@ -68,7 +79,7 @@ export function legacyFilename(lines: HeaderLines): string | null {
     const raw = rawHeaderValue(lines, key);
     if (raw === null) continue;
     const legacy = isLegacyEightBit(raw);
-    const value = libmime.parseHeaderValue(legacy ? headerText(raw) : raw.toString('latin1')).params[param];
+    const value = libmime().parseHeaderValue(legacy ? headerText(raw) : raw.toString('latin1')).params[param];
     if (!value) continue;
     return legacy ? decodeWords(value) : null;
   }
