@@ -136,6 +136,12 @@ export function openDatabase(options: {
   sqlite.pragma(callerSyncs ? 'synchronous = NORMAL' : 'synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // The store worker's connection (the caller syncs): its group commit gives each message a
+  // savepoint, and a savepoint keeps the pages it changes in a statement journal, a temporary file
+  // once it passes 64 KiB. Kept in memory instead (it is a few hundred KiB at most, gone at the
+  // commit), the file's writes go: 57 → 21 write calls and 130 → 55 KiB written per 10 KiB
+  // message. Only this connection: on the others, temporary storage is also where large sorts go.
+  if (callerSyncs) sqlite.pragma('temp_store = MEMORY');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachedStatements(sqlite) }) });
   const wal = callerSyncs ? createWalSync(`${file}-wal`) : null;
   return {
