@@ -99,6 +99,12 @@ export function openDatabase(options: {
    * for a writer that acknowledges only after awaiting it (the store worker's group commit).
    */
   walSync?: 'commit' | 'caller';
+  /**
+   * SQLite: the most this connection's page cache may hold, in KiB. better-sqlite3 builds SQLite
+   * with 16 MiB (`SQLITE_DEFAULT_CACHE_SIZE=-16000`, against SQLite's own 2 MiB); that default
+   * when absent.
+   */
+  pageCacheKiB?: number;
 }): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new (loadPg().Pool)({
@@ -136,6 +142,10 @@ export function openDatabase(options: {
   sqlite.pragma(callerSyncs ? 'synchronous = NORMAL' : 'synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  if (options.pageCacheKiB !== undefined) {
+    // A negative cache_size counts KiB, a positive one pages (https://sqlite.org/pragma.html#pragma_cache_size).
+    sqlite.pragma(`cache_size = ${-Math.max(1, Math.floor(options.pageCacheKiB))}`);
+  }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachedStatements(sqlite) }) });
   const wal = callerSyncs ? createWalSync(`${file}-wal`) : null;
   return {
