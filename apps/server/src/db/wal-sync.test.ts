@@ -59,7 +59,7 @@ describe('WAL sync by the caller', () => {
     }
   });
 
-  it('caps a SQLite connection\'s page cache when asked, and keeps better-sqlite3\'s 16 MiB otherwise', async () => {
+  it("caps a SQLite connection's page cache when asked, and keeps better-sqlite3's 16 MiB otherwise", async () => {
     const small = openDatabase({ databaseUrl: null, dataDir: join(dir, 'db-cache'), pageCacheKiB: 2048 });
     const plain = openDatabase({ databaseUrl: null, dataDir: join(dir, 'db-cache-plain') });
     try {
