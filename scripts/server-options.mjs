@@ -5,6 +5,8 @@
 // allocates per request or SMTP session dies within milliseconds, so a smaller one costs more
 // frequent (and shorter) scavenges and saves 24 MiB of resident memory under load. The old
 // generation's growth is set inside the server (apps/server/src/heap.ts), for every way it starts.
+// The flag is process-wide: heap.ts clears it once the main thread runs, so that the store worker
+// takes its own young generation (its resourceLimits) instead of this one.
 export const SERVER_NODE_OPTIONS = ['--max-semi-space-size=4'];
 
 // glibc's malloc: at most two arenas. By default every thread that allocates may get its own (up to

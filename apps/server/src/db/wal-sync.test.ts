@@ -58,4 +58,18 @@ describe('WAL sync by the caller', () => {
       await plain.close();
     }
   });
+
+  it("caps a SQLite connection's page cache when asked, and keeps better-sqlite3's 16 MiB otherwise", async () => {
+    const small = openDatabase({ databaseUrl: null, dataDir: join(dir, 'db-cache'), pageCacheKiB: 2048 });
+    const plain = openDatabase({ databaseUrl: null, dataDir: join(dir, 'db-cache-plain') });
+    try {
+      const size = async (h: typeof small) =>
+        (await sql<{ cache_size: number }>`pragma cache_size`.execute(h.db)).rows[0]?.cache_size;
+      expect(await size(small)).toBe(-2048);
+      expect(await size(plain)).toBe(-16000);
+    } finally {
+      await small.close();
+      await plain.close();
+    }
+  });
 });

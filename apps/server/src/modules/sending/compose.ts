@@ -139,7 +139,8 @@ export async function signToFile(
       const unsigned = `${path}.rsa`;
       try {
         await pipeline(source, createWriteStream(unsigned, { highWaterMark: CHUNK_BYTES }));
-        const { dkimSign } = await import('mailauth');
+        // mailauth's signing file, not its top module (which loads its BIMI code: undici, pkijs).
+        const { dkimSign } = await import('mailauth/lib/dkim/sign.js');
         const signed = await dkimSign(createReadStream(unsigned, { highWaterMark: CHUNK_BYTES }), {
           signingDomain: senderDomain,
           selector: ed25519[0]?.selector ?? '',
