@@ -22,7 +22,7 @@ export function tuneHeap(): void {
   // `--max-semi-space-size` (the main thread's, from the command line) is a process-wide flag, and
   // V8 lets it win over a worker's own `resourceLimits.maxYoungGenerationSizeMb` when the worker's
   // heap is set up: with it still set, the store worker got the main thread's 8 MiB young
-  // generation instead of its 6 MiB cap (a new space of 8 MiB instead of 4, measured). The main
+  // generation instead of its own cap (a new space of 8 MiB where the cap of 6 gave 4, measured). The main
   // thread's heap was sized when it started and keeps its semi-space; 0 means "not set", so
   // isolates made from now on size their young generation from their own limits.
   setFlagsFromString('--max-semi-space-size=0');
