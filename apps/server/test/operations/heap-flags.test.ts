@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 // src/heap.ts, in a process started as `npm start` starts the server (a 4 MiB semi-space on the
 // command line): the main thread keeps its young generation, and a worker started afterwards gets
-// the young generation its resourceLimits ask for (the store worker's 6 MiB), not the main
+// the young generation its resourceLimits ask for (here 6 MiB, smaller than the main thread's), not the main
 // thread's. Each thread keeps objects alive across scavenges so that V8 grows its new space to
 // the most it may.
 const heapModule = fileURLToPath(new URL('../../dist/heap.js', import.meta.url));
