@@ -926,8 +926,8 @@ async function plannedPage(
 }
 
 /**
- * Sizes of scopes (with their filters) counted lately, for scanNewest's estimated total on SQLite:
- * counting an owner's million messages takes it 40–70 ms, where the rest of a search of a common
+ * Sizes of scopes (with their filters) counted lately, for scanNewest's estimated total: counting
+ * an owner's million messages takes SQLite 40–70 ms, where the rest of a search of a common
  * word (the newest 500 messages read) takes about 2 ms. A size is kept `ttlMs` and is only ever a
  * factor of an estimate (the share of matches among the messages read, applied to the size), never
  * a page or an exact total, so mail that arrived or left meanwhile changes no row a user sees. One
@@ -968,8 +968,8 @@ export function createScopeSizes(ttlMs = SCOPE_SIZE_TTL, entries = SCOPE_SIZE_EN
 const UNCACHED_SIZES: ScopeSizes = { get: () => undefined, set: () => undefined };
 
 /**
- * How many messages `scope` with `filters` holds, for scanNewest's estimated total. SQLite counts
- * them (index entries only) or takes a size counted lately (`sizes`). PostgreSQL counts up to
+ * How many messages `scope` with `filters` holds, for scanNewest's estimated total, or a size
+ * counted lately (`sizes`). SQLite counts them (index entries only). PostgreSQL counts up to
  * `countedScope` and beyond that takes its planner's estimate: counting a million rows takes it
  * over 100 ms.
  */
@@ -981,14 +981,22 @@ async function scopeSize(
   countedScope: number,
   sizes: ScopeSizes,
 ): Promise<number> {
-  if (engine === 'sqlite') {
-    const key = JSON.stringify([scope, filters]);
-    const known = sizes.get(key);
-    if (known !== undefined) return known;
-    const counted = await countInboxMessages(db, scope, filters);
-    sizes.set(key, counted);
-    return counted;
-  }
+  const key = JSON.stringify([engine, countedScope, scope, filters]);
+  const known = sizes.get(key);
+  if (known !== undefined) return known;
+  const size = await countScope(db, engine, scope, filters, countedScope);
+  sizes.set(key, size);
+  return size;
+}
+
+async function countScope(
+  db: Queryable,
+  engine: Engine,
+  scope: MailboxScope,
+  filters: InboxFilters,
+  countedScope: number,
+): Promise<number> {
+  if (engine === 'sqlite') return countInboxMessages(db, scope, filters);
   const messages = inboxMessages(db, scope, filters);
   const counted = await countUpTo(db, messages, countedScope);
   if (counted < countedScope) return counted;
