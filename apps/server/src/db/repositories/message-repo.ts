@@ -894,6 +894,41 @@ async function candidatePage(
 }
 
 /**
+ * SQLite: like candidatePage, with every candidate of the index (no cap), read inside the one
+ * statement: SQLite walks the scope's index and looks each id up in the list of candidates, so
+ * only the candidates within the scope are read whole. For a text the scope seems to hold little
+ * of while all the mail holds much ("发票" in one address of 5,000 messages that has none, among a
+ * million holding 100,000): 11 ms for the list where reading the address's messages, spread over
+ * the store, took 20–70 ms. One statement reads one snapshot, so the cursor and the index agree
+ * (ftsCandidates reads them in order for the same reason).
+ */
+async function intersectedPage(
+  db: Queryable,
+  messages: ScopedMessages,
+  pattern: string,
+  lowered: string,
+  page: InboxPage,
+): Promise<InboxResult> {
+  const trigrams = [...lowered].length >= TRIGRAM;
+  const index = sql.table(trigrams ? 'messages_search' : 'messages_bigrams');
+  const query = trigrams ? trigramQuery(lowered) : bigramQuery(lowered);
+  const pending = trigrams ? sql`` : sql`union all select id from search_bigram_pending`;
+  const matches = await messages
+    .where(
+      (eb) =>
+        sql<boolean>`${eb.ref('messages.id')} in (select rowid from ${index} where ${index} match ${query}
+          ${pending}
+          union all select id from messages where id > (select last_message_id from search_index_cursor))`,
+    )
+    .where((eb) => textMatches(eb, pattern))
+    .select(['messages.id', 'messages.received_at'])
+    .execute();
+  matches.sort((a, b) => b.received_at - a.received_at || b.id - a.id);
+  const ids = matches.map((match) => match.id);
+  return { rows: await pageAmong(db, ids, page), total: ids.length };
+}
+
+/**
  * The pairs-of-characters index of migration 056 on PostgreSQL: the very expression of its GIN
  * index, so that the planner can answer a containment test from it.
  */
@@ -1181,6 +1216,11 @@ export async function searchInboxPage(
     }
     const candidates = await planMessageTextSearch(db, scope, filters, lowered, tuning, sizes, scanned);
     if (candidates) return candidatePage(db, messages, pattern, candidates, page);
+    // The newest messages held less than a page of matches: the scope likely holds few, and
+    // looking its ids up among all the candidates beats reading each of its messages.
+    if (scanned && 'gaveUp' in scanned && scanned.matched < page.limit) {
+      return intersectedPage(db, messages, pattern, lowered, page);
+    }
   }
   return scanNewest(db, engine, scope, filters, lowered, page, tuning, sizes);
 }
