@@ -733,8 +733,9 @@ const TRIGRAM = 3;
  * trigrams for three or more characters, the pairs of migration 056 for two) when it is worth
  * reading. SQLite has no statistics for its FTS5 table, so that choice is ours: the index when the
  * text has fewer than `candidateLimit` candidates and at most one for every `scanToIndexRatio`
- * messages of the scope, or else the scan goes on. On PostgreSQL its planner makes the choice.
- * `countedScope`: see scopeSize.
+ * messages of the scope, or else the scan goes on; when the scan's first messages held less than a
+ * page, the scope is matched against all of the candidates at once instead (intersectedPage). On
+ * PostgreSQL its planner makes the choice. `countedScope`: see scopeSize.
  */
 export interface SearchTuning {
   smallScope: number;
