@@ -9,6 +9,9 @@
 // Usage: node bench/api-million.mjs [messages]   (default 1000000)
 //   BENCH_DATABASE_URL=postgres://…  on PostgreSQL instead (a fresh database on that server)
 //   BENCH_SERVER=/path/to/dist/server.js  another build of the server (to compare before and after)
+//   BENCH_KEEP=1  keeps the filled SQLite store (its directory is printed); BENCH_STORE=that directory
+//   times a kept store again without filling one (the fill takes minutes), e.g. another build on it
+//   BENCH_CASES=regexp  only the calls whose label matches
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,7 +43,10 @@ async function call(base, token, path, init = {}) {
   return response.json();
 }
 
+const cases = process.env.BENCH_CASES ? new RegExp(process.env.BENCH_CASES) : null;
+
 async function time(label, fn, runs = 50) {
+  if (cases && !cases.test(label)) return;
   await fn();
   const times = [];
   for (let i = 0; i < runs; i++) {
@@ -111,8 +117,11 @@ async function fillPostgres(url, now) {
   return `database ${(Number(size) / 2 ** 20).toFixed(0)} MiB`;
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'youju-bench-million-'));
+const keptStore = process.env.BENCH_STORE ?? null;
+const keep = process.env.BENCH_KEEP === '1' || keptStore !== null;
+const dataDir = keptStore ?? mkdtempSync(join(tmpdir(), 'youju-bench-million-'));
 let database = null;
+if (adminUrl && keptStore) throw new Error('BENCH_STORE is a kept SQLite store: not with BENCH_DATABASE_URL');
 if (adminUrl) {
   const name = `youju_bench_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -123,18 +132,12 @@ if (adminUrl) {
   url.pathname = `/${name}`;
   database = { name, url: url.toString() };
 }
-try {
+/** Steps 1 and 2: a migrated store with the user's addresses, filled; resolves with a token. */
+async function fillStore() {
   // 1. Migrate and create the user's domain and addresses through the API.
-  let server = await startServer(dataDir, database?.url);
-  let { base } = server;
-  const login = await (
-    await fetch(`${base}/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(BENCH_ADMIN),
-    })
-  ).json();
-  const token = login.data.token;
+  const server = await startServer(dataDir, database?.url);
+  const { base } = server;
+  const token = await logIn(base);
   // Keep all of the mail: the retention purge (30 days by default) would start deleting the older
   // two thirds a minute after the server starts.
   await call(base, token, 'user/updateSetting', {
@@ -161,9 +164,27 @@ try {
     `${database ? 'postgres' : 'sqlite'}: filled ${total.toLocaleString()} messages over ${ADDRESSES} addresses in ${((performance.now() - started) / 1000).toFixed(1)} s; ${size}`,
   );
 
+  return token;
+}
+
+async function logIn(base) {
+  const login = await (
+    await fetch(`${base}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(BENCH_ADMIN),
+    })
+  ).json();
+  return login.data.token;
+}
+
+try {
+  let token = null;
+  if (!keptStore) token = await fillStore();
   // 3. Time the API on it.
-  server = await startServer(dataDir, database?.url);
-  ({ base } = server);
+  const server = await startServer(dataDir, database?.url);
+  const { base } = server;
+  token ??= await logIn(base);
   try {
     await time('getInbox page 1 (all addresses)', () =>
       call(base, token, 'user/getInbox?page=1&pageSize=20'),
@@ -229,7 +250,8 @@ try {
     await server.stop();
   }
 } finally {
-  rmSync(dataDir, { recursive: true, force: true });
+  if (keep && !database) console.log(`store kept in ${dataDir} (BENCH_STORE=${dataDir} to time it again)`);
+  else rmSync(dataDir, { recursive: true, force: true });
   if (database) {
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();

@@ -1,6 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertMessages, listInboxPage } from '../../src/db/repositories/message-repo.js';
+import {
+  createScopeSizes,
+  insertMessages,
+  listInboxPage,
+  type SearchTuning,
+  searchInboxPage,
+} from '../../src/db/repositories/message-repo.js';
 import { createAddress, createUserWithDomain, type MailWorld } from '../support/fixtures.js';
 import { startTestServer, type TestServer, testEngine } from '../support/test-server.js';
 
@@ -60,6 +66,33 @@ async function subjectsOf(world: MailWorld): Promise<string[]> {
   return rows.map((item) => item.subject);
 }
 
+/** The search's plans: as configured, and one that only scans (newest first, by the owner's index). */
+const SEARCH_PLANS: Record<string, SearchTuning | undefined> = {
+  'as configured': undefined,
+  'scan only': { smallScope: Number.MAX_SAFE_INTEGER, scanToIndexRatio: 1, candidateLimit: 0 },
+};
+
+/** Subjects of the owner's inbox that contain `text`, under each plan (which must agree), and the total. */
+async function searchedBy(world: MailWorld, text: string): Promise<{ subjects: string[]; total: number }> {
+  const { db, engine } = server.app.database;
+  const answers = [];
+  for (const tuning of Object.values(SEARCH_PLANS)) {
+    const { rows, total } = await searchInboxPage(
+      db,
+      engine,
+      { kind: 'owner', ownerId: world.userId },
+      { folder: 'inbox' },
+      text,
+      { limit: 50, offset: 0 },
+      tuning,
+      createScopeSizes(),
+    );
+    answers.push({ subjects: rows.map((item) => item.subject), total });
+  }
+  expect(answers[1]).toEqual(answers[0]);
+  return answers[0] as { subjects: string[]; total: number };
+}
+
 beforeAll(async () => {
   server = await startTestServer();
   alice = await createUserWithDomain(server, 'owner-a');
@@ -110,10 +143,16 @@ describe(`the owner on each message (${testEngine})`, () => {
     try {
       expect(await subjectsOf(bob)).toEqual([]);
       expect(await subjectsOf(alice)).toEqual(['b-direct', 'b-stored', 'a-stored']);
+      // The search of all of an owner's mail reads the owner on the message too.
+      expect(await searchedBy(bob, 'stored')).toEqual({ subjects: [], total: 0 });
+      expect(await searchedBy(alice, 'stored')).toEqual({ subjects: ['b-stored', 'a-stored'], total: 2 });
     } finally {
       await db.updateTable('mailboxes').set({ owner_id: bob.userId }).where('id', '=', bobBox.id).execute();
     }
     expect(await subjectsOf(bob)).toEqual(['b-direct', 'b-stored']);
+    expect(await searchedBy(bob, 'b-')).toEqual({ subjects: ['b-direct', 'b-stored'], total: 2 });
+    expect(await searchedBy(alice, 'b-')).toEqual({ subjects: [], total: 0 });
+    expect(await searchedBy(alice, 'stored')).toEqual({ subjects: ['a-stored'], total: 1 });
   });
 
   it('lists the owner’s page from the owner index', async () => {

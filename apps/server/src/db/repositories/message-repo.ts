@@ -575,21 +575,40 @@ interface ReceivedRange {
   before: number | null;
 }
 
+const ALL_TIME: ReceivedRange = { since: null, before: null };
+
 /** The messages of `scope` that pass `filters` (and were received within `range`). */
 function inboxMessages(
   db: Queryable,
   scope: MailboxScope,
   filters: InboxFilters,
-  range: ReceivedRange = { since: null, before: null },
+  range: ReceivedRange = ALL_TIME,
 ): ScopedMessages {
-  let query = scopedMessages(db, scope);
-  if (filters.address !== undefined) query = query.where('mailboxes.address', '=', filters.address);
-  if (filters.folder !== undefined) query = query.where('messages.folder', '=', filters.folder);
-  if (filters.read !== undefined) query = query.where('messages.read', '=', filters.read);
-  if (filters.starred !== undefined) query = query.where('messages.starred', '=', filters.starred);
-  if (range.since !== null) query = query.where('messages.received_at', '>=', range.since);
-  if (range.before !== null) query = query.where('messages.received_at', '<', range.before);
-  return query;
+  // All of an owner's mail by the owner on the message (migration 059): its index lists the
+  // owner's folder newest first, where through `mailboxes.owner_id` SQLite read every entry of each
+  // of the owner's mailboxes and sorted them (the newest 20 of an owner with a million messages:
+  // 97 ms, against 0.2 ms from the owner's index). With an address the mailbox's own indexes are
+  // the narrower.
+  const query =
+    scope.kind === 'owner' && filters.address === undefined
+      ? db
+          .selectFrom('messages')
+          .innerJoin('mailboxes', 'mailboxes.id', 'messages.mailbox_id')
+          .where('messages.owner_id', '=', scope.ownerId)
+      : scopedMessages(db, scope);
+  return passing(query, filters, range);
+}
+
+/** `query`'s messages that pass `filters` and were received within `range`. */
+function passing(query: ScopedMessages, filters: InboxFilters, range: ReceivedRange): ScopedMessages {
+  let passed = query;
+  if (filters.address !== undefined) passed = passed.where('mailboxes.address', '=', filters.address);
+  if (filters.folder !== undefined) passed = passed.where('messages.folder', '=', filters.folder);
+  if (filters.read !== undefined) passed = passed.where('messages.read', '=', filters.read);
+  if (filters.starred !== undefined) passed = passed.where('messages.starred', '=', filters.starred);
+  if (range.since !== null) passed = passed.where('messages.received_at', '>=', range.since);
+  if (range.before !== null) passed = passed.where('messages.received_at', '<', range.before);
+  return passed;
 }
 
 /**
@@ -645,14 +664,19 @@ async function countInboxMessages(
   db: Queryable,
   scope: MailboxScope,
   filters: InboxFilters,
-  range: ReceivedRange = { since: null, before: null },
+  range: ReceivedRange = ALL_TIME,
 ): Promise<number> {
-  if (scope.kind !== 'all' || filters.address !== undefined) {
-    return countRows(inboxMessages(db, scope, filters, range));
+  const timeBound = range.since !== null || range.before !== null;
+  if (scope.kind === 'mailbox' || filters.address !== undefined || (scope.kind === 'owner' && !timeBound)) {
+    // All of an owner's folder is counted through the mailboxes, from their (mailbox_id, folder,
+    // …) indexes, narrower than the owner's (a million entries: 40 ms against 55 on SQLite).
+    return countRows(passing(scopedMessages(db, scope), filters, range));
   }
-  // Every message has its mailbox (a foreign key), so all of them are counted without the join,
-  // from an index alone: with the join each row is read for its mailbox (a million: 270 ms).
+  // Every message has its mailbox (a foreign key), so all of them (or an owner's received within
+  // the range, by the owner on the message) are counted without the join, from an index alone:
+  // with the join each row is read for its mailbox (a million: 270 ms).
   let query = db.selectFrom('messages');
+  if (scope.kind === 'owner') query = query.where('owner_id', '=', scope.ownerId);
   if (filters.folder !== undefined) query = query.where('folder', '=', filters.folder);
   if (filters.read !== undefined) query = query.where('read', '=', filters.read);
   if (filters.starred !== undefined) query = query.where('starred', '=', filters.starred);
@@ -709,8 +733,9 @@ const TRIGRAM = 3;
  * trigrams for three or more characters, the pairs of migration 056 for two) when it is worth
  * reading. SQLite has no statistics for its FTS5 table, so that choice is ours: the index when the
  * text has fewer than `candidateLimit` candidates and at most one for every `scanToIndexRatio`
- * messages of the scope, or else the scan goes on. On PostgreSQL its planner makes the choice.
- * `countedScope`: see scopeSize.
+ * messages of the scope, or else the scan goes on; when the scan's first messages held less than a
+ * page, the scope is matched against all of the candidates at once instead (intersectedPage). On
+ * PostgreSQL its planner makes the choice. `countedScope`: see scopeSize.
  */
 export interface SearchTuning {
   smallScope: number;
@@ -870,6 +895,41 @@ async function candidatePage(
 }
 
 /**
+ * SQLite: like candidatePage, with every candidate of the index (no cap), read inside the one
+ * statement: SQLite walks the scope's index and looks each id up in the list of candidates, so
+ * only the candidates within the scope are read whole. For a text the scope seems to hold little
+ * of while all the mail holds much ("发票" in one address of 5,000 messages that has none, among a
+ * million holding 100,000): 11 ms for the list where reading the address's messages, spread over
+ * the store, took 20–70 ms. One statement reads one snapshot, so the cursor and the index agree
+ * (ftsCandidates reads them in order for the same reason).
+ */
+async function intersectedPage(
+  db: Queryable,
+  messages: ScopedMessages,
+  pattern: string,
+  lowered: string,
+  page: InboxPage,
+): Promise<InboxResult> {
+  const trigrams = [...lowered].length >= TRIGRAM;
+  const index = sql.table(trigrams ? 'messages_search' : 'messages_bigrams');
+  const query = trigrams ? trigramQuery(lowered) : bigramQuery(lowered);
+  const pending = trigrams ? sql`` : sql`union all select id from search_bigram_pending`;
+  const matches = await messages
+    .where(
+      (eb) =>
+        sql<boolean>`${eb.ref('messages.id')} in (select rowid from ${index} where ${index} match ${query}
+          ${pending}
+          union all select id from messages where id > (select last_message_id from search_index_cursor))`,
+    )
+    .where((eb) => textMatches(eb, pattern))
+    .select(['messages.id', 'messages.received_at'])
+    .execute();
+  matches.sort((a, b) => b.received_at - a.received_at || b.id - a.id);
+  const ids = matches.map((match) => match.id);
+  return { rows: await pageAmong(db, ids, page), total: ids.length };
+}
+
+/**
  * The pairs-of-characters index of migration 056 on PostgreSQL: the very expression of its GIN
  * index, so that the planner can answer a containment test from it.
  */
@@ -902,12 +962,70 @@ async function plannedPage(
 }
 
 /**
- * How many messages `scope` with `filters` holds, for scanNewest's estimated total. SQLite counts
- * them (index entries only: a million in well under 50 ms). PostgreSQL counts up to
+ * Sizes of scopes (with their filters) counted lately, for scanNewest's estimated total: counting
+ * an owner's million messages takes SQLite 40–70 ms, where the rest of a search of a common
+ * word (the newest 500 messages read) takes about 2 ms. A size is kept `ttlMs` and is only ever a
+ * factor of an estimate (the share of matches among the messages read, applied to the size), never
+ * a page or an exact total, so mail that arrived or left meanwhile changes no row a user sees. One
+ * per database: the mail service holds it.
+ */
+export interface ScopeSizes {
+  get(key: string): number | undefined;
+  set(key: string, size: number): void;
+}
+
+/** How long a counted scope size serves estimates. */
+const SCOPE_SIZE_TTL = 30_000;
+/** Scopes whose size is kept at most (each a few dozen bytes); the oldest goes first. */
+const SCOPE_SIZE_ENTRIES = 1_000;
+
+export function createScopeSizes(ttlMs = SCOPE_SIZE_TTL, entries = SCOPE_SIZE_ENTRIES): ScopeSizes {
+  const sizes = new Map<string, { size: number; counted: number }>();
+  return {
+    get(key) {
+      const entry = sizes.get(key);
+      if (entry === undefined) return undefined;
+      if (performance.now() - entry.counted <= ttlMs) return entry.size;
+      sizes.delete(key);
+      return undefined;
+    },
+    set(key, size) {
+      sizes.delete(key);
+      if (sizes.size >= entries) {
+        const oldest = sizes.keys().next();
+        if (!oldest.done) sizes.delete(oldest.value);
+      }
+      sizes.set(key, { size, counted: performance.now() });
+    },
+  };
+}
+
+/** A cache that keeps nothing: every size is counted. */
+const UNCACHED_SIZES: ScopeSizes = { get: () => undefined, set: () => undefined };
+
+/**
+ * How many messages `scope` with `filters` holds, for scanNewest's estimated total, or a size
+ * counted lately (`sizes`). SQLite counts them (index entries only). PostgreSQL counts up to
  * `countedScope` and beyond that takes its planner's estimate: counting a million rows takes it
  * over 100 ms.
  */
 async function scopeSize(
+  db: Queryable,
+  engine: Engine,
+  scope: MailboxScope,
+  filters: InboxFilters,
+  countedScope: number,
+  sizes: ScopeSizes,
+): Promise<number> {
+  const key = JSON.stringify([engine, countedScope, scope, filters]);
+  const known = sizes.get(key);
+  if (known !== undefined) return known;
+  const size = await countScope(db, engine, scope, filters, countedScope);
+  sizes.set(key, size);
+  return size;
+}
+
+async function countScope(
   db: Queryable,
   engine: Engine,
   scope: MailboxScope,
@@ -921,6 +1039,13 @@ async function scopeSize(
   const { rows } = await sql<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>`explain (format json)
     ${messages.select(sql.lit(1).as('one'))}`.execute(db);
   return Math.max(countedScope, Math.round(rows[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0));
+}
+
+/** What a scan that gave up had read: so many messages, of which so many matched. */
+interface GaveUp {
+  gaveUp: true;
+  read: number;
+  matched: number;
 }
 
 /** Messages a scan samples first to learn how fast the scope receives mail. */
@@ -938,7 +1063,8 @@ const SLICE_GROWTH = 4;
  * so none needs sorting (sorting the newest 5,000 ids of 12,000 takes SQLite 5 ms, reading a range
  * of them 0.1 ms). The slices reach back as FIRST_SLICE and SLICE_GROWTH say, as far as the newest
  * messages and then what was read suggest, until the page is full or every message was read.
- * Gives up, returning null, rather than read more than `budget` messages beyond the first slice.
+ * Gives up rather than read more than `budget` messages beyond the first slice, returning how many
+ * it read and how many of those matched (GaveUp).
  *
  * The page is exactly the one a scan of everything would give: every match in a slice is newer
  * than every match in the slices after it. `total` is exact when every message was read;
@@ -955,6 +1081,7 @@ function scanNewest(
   lowered: string,
   page: InboxPage,
   tuning: SearchTuning,
+  sizes: ScopeSizes,
 ): Promise<InboxResult>;
 function scanNewest(
   db: Queryable,
@@ -964,8 +1091,9 @@ function scanNewest(
   lowered: string,
   page: InboxPage,
   tuning: SearchTuning,
+  sizes: ScopeSizes,
   budget: number,
-): Promise<InboxResult | null>;
+): Promise<InboxResult | GaveUp>;
 async function scanNewest(
   db: Queryable,
   engine: Engine,
@@ -974,11 +1102,14 @@ async function scanNewest(
   lowered: string,
   page: InboxPage,
   tuning: SearchTuning,
+  sizes: ScopeSizes,
   budget = Number.POSITIVE_INFINITY,
-): Promise<InboxResult | null> {
+): Promise<InboxResult | GaveUp> {
   const messages = inboxMessages(db, scope, filters);
   const { countedScope = COUNTED_SCOPE } = tuning;
   const wanted = page.offset + page.limit;
+  // Slices of all mail or of an owner's are counted from an index alone (countInboxMessages).
+  const countedFromIndex = scope.kind !== 'mailbox' && filters.address === undefined;
   const sample = await newestFirst(messages).select('messages.received_at').limit(RATE_SAMPLE).execute();
   const newest = sample[0]?.received_at ?? 0;
   const sampledSpan = newest - (sample.at(-1)?.received_at ?? newest);
@@ -992,14 +1123,35 @@ async function scanNewest(
     const since = reach === null ? null : Math.floor(newest - reach);
     const range = { since, before: sliceEnd };
     const slice = inboxMessages(db, scope, filters, range);
-    const held = await countInboxMessages(db, scope, filters, range);
-    // The first slice is read whatever it holds: its reach was only an estimate.
-    if (read > 0 && read + held > budget) return null;
-    read += held;
-    const matches = await newestFirst(slice.where((eb) => textContains(eb, engine, lowered)))
-      .select('messages.id')
-      .execute();
-    found.push(...matches.map((match) => match.id));
+    if (countedFromIndex) {
+      const held = await countInboxMessages(db, scope, filters, range);
+      // The first slice is read whatever it holds: its reach was only an estimate.
+      if (read > 0 && read + held > budget) return { gaveUp: true, read, matched: found.length };
+      read += held;
+      const matches = await newestFirst(slice.where((eb) => textContains(eb, engine, lowered)))
+        .select('messages.id')
+        .execute();
+      found.push(...matches.map((match) => match.id));
+    } else {
+      // One address: its index on received_at holds no folder, so a count of a slice read every row
+      // of it, and the search then read them again (SQLite, "发票" in an address of 5,000 messages
+      // of a million that holds none: 4 counts, 106 ms of 170 on a loaded machine). Each message
+      // of the slice comes with whether it matches instead, from one reading; past the first
+      // slice a budget is checked first by counting no further than it.
+      const left = budget - read;
+      if (
+        read > 0 &&
+        Number.isFinite(budget) &&
+        (left < 0 || (await countUpTo(db, slice, left + 1)) > left)
+      ) {
+        return { gaveUp: true, read, matched: found.length };
+      }
+      const rows = await newestFirst(slice)
+        .select((eb) => ['messages.id', textContains(eb, engine, lowered).as('hit')])
+        .execute();
+      read += rows.length;
+      for (const row of rows) if (row.hit) found.push(row.id);
+    }
     const older =
       since !== null &&
       (
@@ -1012,7 +1164,7 @@ async function scanNewest(
       const rows = await pageAmong(db, found, page);
       if (!older) return { rows, total: found.length };
       const estimate = Math.round(
-        (found.length / read) * (await scopeSize(db, engine, scope, filters, countedScope)),
+        (found.length / read) * (await scopeSize(db, engine, scope, filters, countedScope, sizes)),
       );
       return { rows, total: Math.max(estimate, wanted + 1) };
     }
@@ -1036,6 +1188,7 @@ export async function searchInboxPage(
   text: string,
   page: InboxPage,
   tuning: SearchTuning = DEFAULT_SEARCH_TUNING,
+  sizes: ScopeSizes = UNCACHED_SIZES,
 ): Promise<InboxResult> {
   const pattern = likePattern(text);
   const lowered = text.toLowerCase();
@@ -1053,36 +1206,58 @@ export async function searchInboxPage(
     }
     const scanned =
       tuning.smallScope > 0
-        ? await scanNewest(db, engine, scope, filters, lowered, page, tuning, tuning.smallScope)
+        ? await scanNewest(db, engine, scope, filters, lowered, page, tuning, sizes, tuning.smallScope)
         : null;
-    if (scanned) return scanned;
+    if (scanned && !('gaveUp' in scanned)) return scanned;
     const messages = inboxMessages(db, scope, filters);
     if (engine === 'postgres') {
       return length >= TRIGRAM
         ? plannedPage(db, messages, pattern, page)
         : plannedPage(db, messages, pattern, page, lowered);
     }
-    const candidates = await planMessageTextSearch(db, messages, lowered, tuning);
+    const candidates = await planMessageTextSearch(db, scope, filters, lowered, tuning, sizes, scanned);
     if (candidates) return candidatePage(db, messages, pattern, candidates, page);
+    // The newest messages held less than a page of matches: the scope likely holds few, and
+    // looking its ids up among all the candidates beats reading each of its messages.
+    if (scanned && 'gaveUp' in scanned && scanned.matched < page.limit) {
+      return intersectedPage(db, messages, pattern, lowered, page);
+    }
   }
-  return scanNewest(db, engine, scope, filters, lowered, page, tuning);
+  return scanNewest(db, engine, scope, filters, lowered, page, tuning, sizes);
 }
 
 /**
  * SQLite: the FTS5 candidates of `lowered` (trigrams for three characters or more, the pairs of
- * migration 056 for two) when the index is worth reading for `messages` (SearchTuning), else
- * undefined: then the scan goes on.
+ * migration 056 for two) when the index is worth reading for the scope (SearchTuning: fewer than
+ * `candidateLimit`, at most one for every `scanToIndexRatio` of its messages), else undefined: then
+ * the scan goes on. No more candidates are read than could be worth it: a common pair has 100,000
+ * in a million messages, where an address of 5,000 messages is worth at most 1,250 (reading
+ * 10,000 to learn that took 5 ms). The size may be one counted lately (`sizes`): it only chooses
+ * the plan, and either plan gives the same page.
  */
 async function planMessageTextSearch(
   db: Queryable,
-  messages: ScopedMessages,
+  scope: MailboxScope,
+  filters: InboxFilters,
   lowered: string,
   tuning: SearchTuning,
+  sizes: ScopeSizes,
+  scanned: GaveUp | null,
 ): Promise<TrigramCandidates | undefined> {
-  const candidates = await sqliteCandidates(db, lowered, tuning.candidateLimit);
-  if (candidates.ids.length >= tuning.candidateLimit) return undefined;
-  const worthIt = candidates.ids.length * tuning.scanToIndexRatio;
-  return worthIt === 0 || (await countUpTo(db, messages, worthIt)) >= worthIt ? candidates : undefined;
+  const { countedScope = COUNTED_SCOPE } = tuning;
+  const size =
+    tuning.scanToIndexRatio > 0 || scanned
+      ? await scopeSize(db, 'sqlite', scope, filters, countedScope, sizes)
+      : 0;
+  const worthReading =
+    tuning.scanToIndexRatio > 0 ? Math.floor(size / tuning.scanToIndexRatio) + 1 : Number.POSITIVE_INFINITY;
+  const cap = Math.min(tuning.candidateLimit, worthReading);
+  // Every match in the scope is a candidate: when the newest messages say the scope holds as many
+  // matches as the cap, the index would not be taken ("发票" page 5 of an owner's million messages,
+  // 10% of them: 10,000 candidates read for nothing, 3.6 ms).
+  if (scanned && scanned.read > 0 && (scanned.matched / scanned.read) * size >= cap) return undefined;
+  const candidates = await sqliteCandidates(db, lowered, cap);
+  return candidates.ids.length < cap ? candidates : undefined;
 }
 
 // ---- folders as IMAP sees them (modules/mail/folder-service.ts) ----

@@ -24,6 +24,7 @@ import {
   releaseMailboxUsage,
 } from '../../db/repositories/mailbox-repo.js';
 import {
+  createScopeSizes,
   deleteMessagesByIds,
   findMessageIdsOfMailbox,
   findMessageIdsReceivedBefore,
@@ -111,6 +112,9 @@ export function createMailService(
   settings: SettingsService,
   options: { searchTuning?: SearchTuning } = {},
 ) {
+  /** Sizes of searched scopes counted lately, for estimated search totals (message-repo.ts). */
+  const scopeSizes = createScopeSizes();
+
   /** The mail a caller reaches: an administrator all, a mailbox session itself, a user what it owns. */
   function scope(auth: AuthContext): MailboxScope {
     if (auth.role === 'admin') return { kind: 'all' };
@@ -175,7 +179,16 @@ export function createMailService(
       const text = query.q?.trim();
       return pageOf(query, async (limit, offset) => {
         const { rows, total } = text
-          ? await searchInboxPage(db, engine, reach, filters, text, { limit, offset }, options.searchTuning)
+          ? await searchInboxPage(
+              db,
+              engine,
+              reach,
+              filters,
+              text,
+              { limit, offset },
+              options.searchTuning,
+              scopeSizes,
+            )
           : await listInboxPage(db, reach, filters, { limit, offset });
         return { rows: rows.map(mailItemView), total };
       });
