@@ -24,6 +24,23 @@ describe('routes', () => {
     await context.close();
   });
 
+  it('paints the header bar before the scripts arrive, and the page replaces it', async () => {
+    // Without scripts: what the HTML alone paints (a slow network's first seconds).
+    const bare = await suite.newPage({ javaScriptEnabled: false });
+    await bare.page.goto(`${suite.baseUrl}/home`);
+    const mark = bare.page.locator('#root .boot-header svg');
+    expect(await mark.isVisible()).toBe(true);
+    // No text of its own: the site's name and the language are the operator's and the visitor's.
+    expect(((await bare.page.locator('#root').textContent()) ?? '').trim()).toBe('');
+    await bare.context.close();
+    // With them: React draws the page in its place.
+    const { context, page } = await suite.newPage();
+    await page.goto(`${suite.baseUrl}/home`);
+    await page.getByRole('link', { name: /注册 \/ 登录/ }).waitFor();
+    expect(await page.locator('.boot-shell').count()).toBe(0);
+    await context.close();
+  });
+
   it('an unknown path goes to / and on to /home', async () => {
     const { context, page } = await suite.newPage();
     const visited: string[] = [];
