@@ -11,7 +11,6 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
-import libmime from 'libmime';
 import type { ARCData, ARCResult, DKIMVerifyResult, DMARCResult, DNSResolver, SPFResult } from 'mailauth';
 
 /**
@@ -41,6 +40,8 @@ interface MailauthParts {
     arcResult?: ARCResult;
     resolver: DNSResolver;
   }) => Promise<DMARCResult | false>;
+  /** libmime's line folding, for the results written into the header field */
+  foldLines: (text: string, length: number) => string;
 }
 
 let mailauth: Promise<MailauthParts> | null = null;
@@ -50,11 +51,15 @@ const loadMailauth = () => {
     import('mailauth/lib/spf/index.js'),
     import('mailauth/lib/arc/index.js'),
     import('mailauth/lib/dmarc/index.js'),
-  ]).then(([dkim, spf, arc, dmarc]) => ({
+    // With the rest, not at the module's load: the store worker parses simple mail without
+    // libmime (protocols/mime/simple-message.ts), and a thread that checks no mail needs none.
+    import('libmime'),
+  ]).then(([dkim, spf, arc, dmarc, libmime]) => ({
     dkimVerify: dkim.dkimVerify as MailauthParts['dkimVerify'],
     spf: spf.spf as MailauthParts['spf'],
     arc: arc.arc as MailauthParts['arc'],
     dmarc: dmarc.dmarc as MailauthParts['dmarc'],
+    foldLines: libmime.default.foldLines.bind(libmime.default) as MailauthParts['foldLines'],
   }));
   return mailauth;
 };
@@ -101,12 +106,12 @@ async function authenticate(
   // The ARC chain that the DKIM pass collected (mailauth keeps it as a hidden property).
   const arc = await parts.arc((dkim as { arc?: unknown }).arc as ARCData, { resolver });
   const fields: string[] = [];
-  const results = dkim.results.map((row) => libmime.foldLines(row.info, 160));
+  const results = dkim.results.map((row) => parts.foldLines(row.info, 160));
   if (spf) {
-    results.push(libmime.foldLines(spf.info, 160));
+    results.push(parts.foldLines(spf.info, 160));
     fields.push(spf.header);
   }
-  if (arc?.info) results.push(libmime.foldLines(arc.info, 160));
+  if (arc?.info) results.push(parts.foldLines(arc.info, 160));
   let dmarc: DMARCResult | undefined;
   if (dkim.headerFrom) {
     dmarc =
@@ -124,7 +129,7 @@ async function authenticate(
         arcResult: arc,
         resolver,
       })) || undefined;
-    if (dmarc?.info) results.push(libmime.foldLines(dmarc.info, 160));
+    if (dmarc?.info) results.push(parts.foldLines(dmarc.info, 160));
   }
   fields.push(`Authentication-Results: ${mta};\r\n ${results.join(';\r\n ')}`);
   return { dkim, spf, dmarc: dmarc ?? false, headers: `${fields.join('\r\n')}\r\n` };
