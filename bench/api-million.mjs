@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { BENCH_ADMIN, startBuiltServer } from './tools/server.mjs';
+import { logIn, startBuiltServer } from './tools/server.mjs';
 import {
   indexForSearch,
   insertPostgresMessages,
@@ -165,17 +165,6 @@ async function fillStore() {
   );
 
   return token;
-}
-
-async function logIn(base) {
-  const login = await (
-    await fetch(`${base}/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(BENCH_ADMIN),
-    })
-  ).json();
-  return login.data.token;
 }
 
 try {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync } from 'node:zlib';
-import { BENCH_ADMIN, startBuiltServer } from '../bench/tools/server.mjs';
+import { logIn, startBuiltServer } from '../bench/tools/server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
@@ -77,14 +77,7 @@ async function api() {
   const server = await startBuiltServer({ dataDir });
   const { base } = server;
   try {
-    const login = await (
-      await fetch(`${base}/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(BENCH_ADMIN),
-      })
-    ).json();
-    const auth = { headers: { authorization: `Bearer ${login.data.token}` } };
+    const auth = { headers: { authorization: `Bearer ${await logIn(base)}` } };
     await latency('getVar (anonymous)', `${base}/getVar`, {});
     await latency('getVar (logged in)', `${base}/getVar`, auth);
     await latency('user/getDomains', `${base}/user/getDomains`, auth);

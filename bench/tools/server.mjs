@@ -12,6 +12,18 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 export const BENCH_ADMIN = { username: 'bench', password: 'bench-password' };
 
 /** A TCP port free on 127.0.0.1 at the moment of asking. */
+/** Logs the bench's administrator in at `base` (origin + /api); resolves with the session token. */
+export async function logIn(base) {
+  const login = await (
+    await fetch(`${base}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(BENCH_ADMIN),
+    })
+  ).json();
+  return login.data.token;
+}
+
 export function freePort() {
   return new Promise((resolve) => {
     const server = createServer();

@@ -857,6 +857,17 @@ function sqliteCandidates(db: Queryable, lowered: string, cap: number): Promise<
 }
 
 /** Listing rows of page `page` of `ids` (the ids of matches, newest first). */
+/** Every match of a search, newest first: the page asked for, and how many there are. */
+async function pageOfMatches(
+  db: Queryable,
+  matches: { id: number; received_at: number }[],
+  page: InboxPage,
+): Promise<InboxResult> {
+  matches.sort((a, b) => b.received_at - a.received_at || b.id - a.id);
+  const ids = matches.map((match) => match.id);
+  return { rows: await pageAmong(db, ids, page), total: ids.length };
+}
+
 async function pageAmong(db: Queryable, ids: number[], page: InboxPage): Promise<MessageItemRow[]> {
   const pageIds = ids.slice(page.offset, page.offset + page.limit);
   return pageIds.length > 0 ? newestItems(messagesAmong(db, pageIds)).execute() : [];
@@ -889,9 +900,7 @@ async function candidatePage(
     .where((eb) => textMatches(eb, pattern))
     .select(['messages.id', 'messages.received_at'])
     .execute();
-  matches.sort((a, b) => b.received_at - a.received_at || b.id - a.id);
-  const ids = matches.map((match) => match.id);
-  return { rows: await pageAmong(db, ids, page), total: ids.length };
+  return pageOfMatches(db, matches, page);
 }
 
 /**
@@ -924,9 +933,7 @@ async function intersectedPage(
     .where((eb) => textMatches(eb, pattern))
     .select(['messages.id', 'messages.received_at'])
     .execute();
-  matches.sort((a, b) => b.received_at - a.received_at || b.id - a.id);
-  const ids = matches.map((match) => match.id);
-  return { rows: await pageAmong(db, ids, page), total: ids.length };
+  return pageOfMatches(db, matches, page);
 }
 
 /**

@@ -197,23 +197,14 @@ const QUERY_TIMEOUT_MS = 1_500;
 export function createCachingResolver(servers: string[]): DNSResolver {
   const resolver = new Resolver({ timeout: QUERY_TIMEOUT_MS, tries: 1 });
   if (servers.length > 0) resolver.setServers(servers);
-  const cache = new Map<string, { until: number; answer: ReturnType<DNSResolver> }>();
-  return (name, type) => {
-    const key = `${type} ${name.toLowerCase()}`;
-    const now = Date.now();
-    const hit = cache.get(key);
-    if (hit && hit.until > now) return hit.answer;
-    const answer = resolver.resolve(name, type) as ReturnType<DNSResolver>;
-    // A rejected answer is cached too (NXDOMAIN, no data, timeouts); mark it handled here so an
-    // entry nobody awaits again is not an unhandled rejection.
-    answer.catch(() => {});
-    if (cache.size >= CACHE_ENTRIES) {
-      for (const [entry, value] of cache)
-        if (value.until <= now || cache.size >= CACHE_ENTRIES) cache.delete(entry);
-    }
-    cache.set(key, { until: now + CACHE_MS, answer });
-    return answer;
-  };
+  // A failed answer is kept too (NXDOMAIN, no data, timeouts): an unreachable resolver costs one
+  // timeout a minute, not one per message.
+  const answers = reusedAnswers<Awaited<ReturnType<DNSResolver>>>({ keepFailures: true });
+  return (name, type) =>
+    answers.get(
+      `${type} ${name.toLowerCase()}`,
+      () => resolver.resolve(name, type) as ReturnType<DNSResolver>,
+    );
 }
 
 /** Answers kept for CACHE_MS by key, a pending one shared by concurrent askers. */
@@ -222,12 +213,13 @@ interface ReusedAnswers<T> {
 }
 
 /**
- * SPF verdicts by client address, HELO name and envelope sender, kept as long as the DNS answers
- * they come from (CACHE_MS): the verdict is a function of those alone, so a burst of mail from one
- * sender is evaluated once (mailauth's evaluation costs 60–120 µs of CPU with every answer cached).
- * A failed evaluation is not kept. The result objects are shared: only read, never changed.
+ * Answers by key for CACHE_MS, at most CACHE_ENTRIES of them: DNS answers (createCachingResolver)
+ * and SPF verdicts by client address, HELO name and envelope sender (kept as long as the DNS
+ * answers they come from: a burst of mail from one sender is evaluated once; mailauth's evaluation
+ * costs 60–120 µs of CPU with every answer cached). A failure is kept only with `keepFailures`.
+ * The answers are shared: only read, never changed.
  */
-function reusedAnswers<T>(): ReusedAnswers<T> {
+function reusedAnswers<T>(options: { keepFailures: boolean }): ReusedAnswers<T> {
   const cache = new Map<string, { until: number; answer: Promise<T> }>();
   return {
     get(key, ask) {
@@ -235,7 +227,10 @@ function reusedAnswers<T>(): ReusedAnswers<T> {
       const hit = cache.get(key);
       if (hit && hit.until > now) return hit.answer;
       const answer = ask();
-      answer.catch(() => cache.delete(key));
+      // Handled here either way, so that a kept failure nobody awaits again is no unhandled rejection.
+      answer.catch(() => {
+        if (!options.keepFailures && cache.get(key)?.answer === answer) cache.delete(key);
+      });
       if (cache.size >= CACHE_ENTRIES) {
         for (const [entry, value] of cache)
           if (value.until <= now || cache.size >= CACHE_ENTRIES) cache.delete(entry);
@@ -319,7 +314,7 @@ function dkimResult(rows: Array<{ status?: { result?: string } }>): AuthResult {
  */
 export function createInboundAuthenticator(options: { dnsServers: string[]; mailHostname: string }) {
   const resolver = createCachingResolver(options.dnsServers);
-  const spfVerdicts = reusedAnswers<SPFResult | false>();
+  const spfVerdicts = reusedAnswers<SPFResult | false>({ keepFailures: false });
   return {
     async check(source: Buffer | string, origin: NetworkOrigin): Promise<AuthVerdict> {
       // Only a signed message needs its body read (DKIM's body hash); for the rest, SPF and DMARC
