@@ -73,7 +73,7 @@ export function createServices(
     pool,
   });
   const sessions = createSessionService(db);
-  const settings = createSettingsService(db);
+  const settings = createSettingsService(db, { changes: crossProcess.events });
   const firewall = createFirewallService(db, {
     allowList: async () => (await settings.get()).banAllowList,
   });

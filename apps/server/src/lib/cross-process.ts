@@ -11,7 +11,7 @@ import { redisEventTransport } from './redis-event-transport.js';
 import { redisRateLimits } from './redis-rate-limits.js';
 
 /** Every event channel of the program (see `EventTransport`). */
-export const EVENT_CHANNELS = ['mail', 'account'] as const;
+export const EVENT_CHANNELS = ['mail', 'account', 'settings'] as const;
 
 /**
  * What several processes of one deployment share besides the database: events and rate limits.

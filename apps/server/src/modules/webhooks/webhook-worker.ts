@@ -15,6 +15,9 @@ import type { WebhookDeliveryResult } from '../../lib/metrics.js';
 import { type PostOutcome, safePost } from './safe-post.js';
 import { eventTelegramText, mailPayload, signedHeaders, telegramText } from './webhook-payload.js';
 
+/** Shortest time between two looks at the queue that new mail causes (see `kick`). */
+const KICK_GAP_MS = 50;
+
 /** Rows one poll claims, deliveries in flight per process, and per target host. */
 const BATCH = 32;
 const CONCURRENCY = 16;
@@ -118,6 +121,7 @@ export function createWebhookWorker(deps: {
   const hosts = new Map<string, ReturnType<typeof semaphore>>();
   let timer: NodeJS.Timeout | null = null;
   let kickTimer: NodeJS.Timeout | null = null;
+  let kickedAt = 0;
   let current: Promise<void> | null = null;
   let again = false;
   let stopped = true;
@@ -330,13 +334,21 @@ export function createWebhookWorker(deps: {
       timer.unref();
       tick();
     },
-    /** New mail: look now rather than at the next poll. */
+    /**
+     * New mail: look now rather than at the next poll, or `KICK_GAP_MS` after the last look a kick
+     * caused: under a stream of mail (hundreds of messages a second, most with no webhook) one look
+     * serves many messages instead of one each.
+     */
     kick(): void {
       if (stopped || kickTimer) return;
-      kickTimer = setTimeout(() => {
-        kickTimer = null;
-        tick();
-      }, 0);
+      kickTimer = setTimeout(
+        () => {
+          kickTimer = null;
+          kickedAt = Date.now();
+          tick();
+        },
+        Math.max(0, kickedAt + KICK_GAP_MS - Date.now()),
+      );
       kickTimer.unref();
     },
     /** Stops polling, interrupts requests in flight and waits until their rows are recorded. */
