@@ -3,7 +3,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { paths, publicRoutes, userScreens } from '../src/config/routes';
 import { addDomain, createAddress, uniqueName } from './support/api';
-import { phoneViewport, settle } from './support/browser';
+import { navigate, phoneViewport, settle } from './support/browser';
 import { sendSmtp } from './support/smtp';
 import { setUpBrowserSuite } from './support/suite';
 
@@ -146,11 +146,11 @@ describe('English as a second language in the browser', () => {
 
         // Every other screen an administrator can open, and the public ones.
         for (const path of [publicRoutes.home.path, publicRoutes.use.path, publicRoutes.store.path]) {
-          await page.goto(`${suite.baseUrl}${path}`);
+          await navigate(page, suite.baseUrl, path);
           await expectEnglish(page, path);
         }
         for (const screen of userScreens) {
-          await page.goto(`${suite.baseUrl}${screen.path}`);
+          await navigate(page, suite.baseUrl, screen.path);
           await expectEnglish(page, screen.path);
         }
         await page.goto(`${suite.baseUrl}${paths.user}/inbox`);

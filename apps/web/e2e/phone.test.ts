@@ -1,20 +1,26 @@
 import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Domain, permissionsFor, type RegEmailData, type Role } from '@youju/contract';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowedUserScreens, paths, publicRoutes, type RouteEntry } from '../src/config/routes';
 import { addDomain, createAddress, createSysAccount, ok, uniqueName } from './support/api';
-import { phoneViewport, settle } from './support/browser';
+import { navigate, phoneViewport, settle } from './support/browser';
 import { type RecordingServer, sendSmtp, startRecordingServer } from './support/smtp';
 import { setUpBrowserSuite } from './support/suite';
 
 /**
- * Screenshots of every screen on the phone, for comparing a change with the screens before it. They
- * go to a temporary folder (YOUJU_SCREENSHOT_DIR to choose another), never into the repository.
+ * Screenshots of every screen on the phone, for comparing a change with the screens before it
+ * (scripts/compare-screenshots.mjs): taken when YOUJU_SCREENSHOT_DIR names the folder for them,
+ * never into the repository. Not otherwise: a full-page capture at twice the pixels is a sixth of
+ * this file's CPU, for pictures nobody looks at.
  */
-const screenshotDir = process.env.YOUJU_SCREENSHOT_DIR ?? join(tmpdir(), 'youju-phone-screenshots');
+const screenshotDir = process.env.YOUJU_SCREENSHOT_DIR;
+
+/** Saves what `page` shows as `file` in the screenshot folder, when one was asked for. */
+async function screenshot(page: Page, file: string, fullPage = false): Promise<void> {
+  if (screenshotDir) await page.screenshot({ path: join(screenshotDir, file), fullPage });
+}
 
 const desktopViewport: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
 
@@ -134,7 +140,7 @@ describe('phones (375 × 812, touch) and the desktop reader', () => {
   let mailboxAddress = '';
 
   beforeAll(async () => {
-    mkdirSync(screenshotDir, { recursive: true });
+    if (screenshotDir) mkdirSync(screenshotDir, { recursive: true });
     remote = await startRecordingServer();
     domain = await addDomain(suite.admin, { name: `${uniqueName('phone')}.test`, publicRegistration: true });
     tokens.admin = suite.adminToken;
@@ -172,17 +178,17 @@ describe('phones (375 × 812, touch) and the desktop reader', () => {
   /** Opens `path` as the holder of `token` (anonymously without one) and checks the screen. */
   async function visit(page: Page, role: Role, entry: RouteEntry | { path: string; name: string }) {
     const what = `${role} ${entry.path}`;
-    await page.goto(`${suite.baseUrl}${entry.path}`);
+    await navigate(page, suite.baseUrl, entry.path);
     await settle(page);
     await expectNoSidewaysScroll(page, what);
     const file = `${role}${entry.path.replaceAll('/', '-') || '-root'}.png`;
-    await page.screenshot({ path: join(screenshotDir, file), fullPage: true });
+    await screenshot(page, file, true);
   }
 
   async function phonePage(role: Role): Promise<Page> {
     const { page } = await suite.newPage(phoneViewport);
     if (role !== 'anonymous') {
-      await page.goto(`${suite.baseUrl}/home`);
+      await page.goto(`${suite.baseUrl}/favicon.svg`);
       await page.evaluate((value) => localStorage.setItem('token', value), tokens[role]);
     }
     return page;
@@ -273,7 +279,7 @@ describe('phones (375 × 812, touch) and the desktop reader', () => {
     await settle(page);
     await expectNoSidewaysScroll(page, 'mailbox reader');
     expect(await smallTouchTargets(page, '[data-testid="reader-screen"]')).toEqual([]);
-    await page.screenshot({ path: join(screenshotDir, 'mailbox-reader.png') });
+    await screenshot(page, 'mailbox-reader.png');
 
     // The reader's back control returns to the list, in the list's own address.
     await page.getByTestId('reader-back').tap();

@@ -1,29 +1,7 @@
-import {
-  type Browser,
-  type BrowserContext,
-  type BrowserContextOptions,
-  chromium,
-  type Page,
-} from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { onTestFailed } from 'vitest';
 
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
+export { launchBrowser } from './chromium.mjs';
 
 /** A phone: 375 × 812 CSS pixels (an iPhone's width), touch, mobile viewport rules. */
 export const phoneViewport: BrowserContextOptions = {
@@ -124,9 +102,13 @@ export async function menuNames(page: Page): Promise<string[]> {
   return (await items.allInnerTexts()).map((text) => text.trim());
 }
 
-/** Stores a login token the way the client does (a returning visitor), then opens `path`. */
+/**
+ * Stores a login token the way the client does (a returning visitor), then opens `path`. The token
+ * is written from the site's icon, the smallest document of its origin: loading the app there first
+ * cost the browser as much as the screen itself.
+ */
 export async function openWithToken(page: Page, baseUrl: string, token: string, path: string): Promise<void> {
-  await page.goto(`${baseUrl}/home`);
+  await page.goto(`${baseUrl}/favicon.svg`);
   await page.evaluate((value) => localStorage.setItem('token', value), token);
   await page.goto(`${baseUrl}${path}`);
 }
@@ -163,4 +145,25 @@ export async function settle(page: Page): Promise<void> {
   await page.evaluate(
     () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
   );
+}
+
+/**
+ * Opens `path` the way the app's own links do: the router renders it in the page already loaded,
+ * without loading the page again (a full load costs the browser about two seconds of CPU here). A
+ * page that does not show the app yet loads it. For tests that go through many screens; what a
+ * screen does when its address is opened directly is the routing test's (routing.test.ts).
+ */
+export async function navigate(page: Page, baseUrl: string, path: string): Promise<void> {
+  const showsApp =
+    new URL(page.url()).origin === new URL(baseUrl).origin &&
+    (await page.evaluate(() => document.getElementById('root') !== null));
+  if (!showsApp) {
+    await page.goto(`${baseUrl}${path}`);
+    return;
+  }
+  // What the browser does on Back and Forward: the router follows the address (popstate).
+  await page.evaluate((to) => {
+    window.history.pushState(null, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
+  }, path);
 }
