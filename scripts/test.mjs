@@ -1,16 +1,14 @@
 #!/usr/bin/env node
 // `npm test`: every suite. Builds first (browser and crash tests run the built server), then runs
 // in two lanes from one queue (see `lanes`) the server suite on SQLite and, when one is reachable,
-// on PostgreSQL, then the browser test files, and in a third lane beside them the static checks and
-// the contract, tooling and web suites. Prints each job's output, then one line summing them all:
-// "N passed, N failed".
+// on PostgreSQL, the static checks, the contract, tooling and web suites, and the browser test
+// files. Prints each job's output, then one line summing them all: "N passed, N failed".
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { launchSharedBrowser, SHARED_BROWSER_ENV } from '../apps/web/e2e/support/chromium.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const reports = mkdtempSync(join(tmpdir(), 'youju-test-reports-'));
@@ -148,15 +146,13 @@ function browserFiles() {
 }
 
 /**
- * Lanes, each running one job at a time from a shared queue. Two lanes, one per core, take first
- * the two server suites (on SQLite, on PostgreSQL: the longest jobs, much of their time spent
- * waiting on sockets, disks and timers), then the browser test files, the largest first, so that
- * the two lanes end together. A third lane runs the static checks and the small suites beside the
- * server suites, from the start: those left a sixth of both cores idle (measured), which the checks
- * now fill, where they used to take a lane of their own for two minutes afterwards. Never three
- * heavy jobs at once: the browser suite beside both server suites made each of the three 2.5 times
- * slower (measured); a browser file keeps about one core busy (Chromium, the built server), like a
- * server suite.
+ * Two lanes, one per core, each running one job at a time from a shared queue: first the two
+ * server suites (on SQLite, on PostgreSQL: the longest jobs, much of their time spent waiting on
+ * sockets, disks and timers), then the static checks and the small suites, then the browser test
+ * files, the largest first, so that the two lanes end together. The static checks used to run
+ * before, one after the other, with one core idle. Never three jobs at once: the browser suite beside
+ * both server suites made each of the three 2.5 times slower (measured); a browser file keeps about
+ * one core busy (Chromium, the built server), like a server suite.
  */
 async function lanes(queue, count = 2) {
   const done = new Map();
@@ -209,25 +205,20 @@ if (postgresUrl) {
   );
 }
 const chromium = existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
-// One browser for every browser test file, which connects to it (support/chromium.mjs): launching
-// one per file cost 3 s of CPU each time, on a machine the browser files keep busy.
-const sharedBrowser = chromium ? await launchSharedBrowser() : null;
-const browserRuns = sharedBrowser
+const browserRuns = chromium
   ? browserFiles().map((file) =>
       vitestRun(
         `browser ${file.replace(/^apps\/web\/e2e\//, '')}`,
         'browser',
-        { YOUJU_TEST_ENGINE: 'sqlite', [SHARED_BROWSER_ENV]: sharedBrowser.wsEndpoint() },
+        { YOUJU_TEST_ENGINE: 'sqlite' },
         [file],
       ),
     )
   : [];
 console.log(
-  `\n=== ${serverSuites.map((entry) => entry.label).join(' and ')}${chromium ? ', then browser' : ''}, in two lanes; the checks in a third ===`,
+  `\n=== ${serverSuites.map((entry) => entry.label).join(' and ')}, the checks${chromium ? ', then browser' : ''}, in two lanes ===`,
 );
-const [heavy, light] = await Promise.all([lanes([...serverSuites, ...browserRuns]), lanes([...checks], 1)]);
-const done = new Map([...heavy, ...light]);
-await sharedBrowser?.close();
+const done = await lanes([...serverSuites, ...checks, ...browserRuns]);
 
 /** Prints a finished job's output under its name. */
 function show(job) {

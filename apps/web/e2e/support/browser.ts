@@ -1,7 +1,29 @@
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from 'playwright-core';
 import { onTestFailed } from 'vitest';
 
-export { launchBrowser } from './chromium.mjs';
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
 
 /** A phone: 375 × 812 CSS pixels (an iPhone's width), touch, mobile viewport rules. */
 export const phoneViewport: BrowserContextOptions = {
