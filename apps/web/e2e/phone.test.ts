@@ -5,7 +5,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowedUserScreens, paths, publicRoutes, type RouteEntry } from '../src/config/routes';
 import { addDomain, createAddress, createSysAccount, ok, uniqueName } from './support/api';
-import { navigate, phoneViewport, settle } from './support/browser';
+import { navigate, phoneViewport, settle, storeToken } from './support/browser';
 import { type RecordingServer, sendSmtp, startRecordingServer } from './support/smtp';
 import { setUpBrowserSuite } from './support/suite';
 
@@ -188,8 +188,7 @@ describe('phones (375 × 812, touch) and the desktop reader', () => {
   async function phonePage(role: Role): Promise<Page> {
     const { page } = await suite.newPage(phoneViewport);
     if (role !== 'anonymous') {
-      await page.goto(`${suite.baseUrl}/favicon.svg`);
-      await page.evaluate((value) => localStorage.setItem('token', value), tokens[role]);
+      await storeToken(page, suite.baseUrl, tokens[role]);
     }
     return page;
   }

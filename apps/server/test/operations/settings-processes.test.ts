@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectOk } from '../support/api.js';
-import { startServerProcess, useServerStore } from '../support/server-process.js';
+import { adminWithAddress, startServerProcess, useServerStore } from '../support/server-process.js';
 import { sendMail, simpleMessage } from '../support/smtp-client.js';
 import { testEngine } from '../support/test-server.js';
 
@@ -25,17 +25,7 @@ describe.skipIf(testEngine !== 'postgres')('system settings across two processes
     const a = await startServerProcess(store(), env);
     const b = await startServerProcess(store(), env);
     try {
-      const login = await a.api('POST', 'login', { body: ADMIN });
-      expectOk(login.body);
-      const token = login.body.data.token;
-      const domain = await a.api('POST', 'user/addDomain', { token, body: { name: 'settings.youju.test' } });
-      expectOk(domain.body);
-      const box = await a.api('POST', 'user/createEmail', {
-        token,
-        body: { domainId: domain.body.data.id, localPart: 'limits' },
-      });
-      expectOk(box.body);
-      const address = box.body.data.address;
+      const { token, address } = await adminWithAddress(a, ADMIN, 'settings.youju.test', 'limits');
       const message = simpleMessage(address, 'size limit', 'x'.repeat(4000));
       const send = () => sendMail(b.smtpPort, { to: [address], content: message, size: message.length });
 

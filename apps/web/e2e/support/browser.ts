@@ -130,9 +130,14 @@ export async function menuNames(page: Page): Promise<string[]> {
  * cost the browser as much as the screen itself.
  */
 export async function openWithToken(page: Page, baseUrl: string, token: string, path: string): Promise<void> {
+  await storeToken(page, baseUrl, token);
+  await page.goto(`${baseUrl}${path}`);
+}
+
+/** Stores a login token as the client does, from the site's icon (see `openWithToken`). */
+export async function storeToken(page: Page, baseUrl: string, token: string): Promise<void> {
   await page.goto(`${baseUrl}/favicon.svg`);
   await page.evaluate((value) => localStorage.setItem('token', value), token);
-  await page.goto(`${baseUrl}${path}`);
 }
 
 /** What the client keeps in local storage under `key`, parsed from JSON (null when absent). */
