@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { logIn, startBuiltServer } from './tools/server.mjs';
+import { keepAllMail, logIn, startBuiltServer } from './tools/server.mjs';
 import {
   indexForSearch,
   insertPostgresMessages,
@@ -138,12 +138,8 @@ async function fillStore() {
   const server = await startServer(dataDir, database?.url);
   const { base } = server;
   const token = await logIn(base);
-  // Keep all of the mail: the retention purge (30 days by default) would start deleting the older
-  // two thirds a minute after the server starts.
-  await call(base, token, 'user/updateSetting', {
-    method: 'POST',
-    body: JSON.stringify({ retentionDays: 3650 }),
-  });
+  // Keep all of the mail (the purge would delete the older part a minute after the start).
+  await keepAllMail(base, token);
   const domain = await call(base, token, 'user/addDomain', {
     method: 'POST',
     body: JSON.stringify({ name: 'bench.test' }),

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { BENCH_ADMIN as ADMIN, startBuiltServer } from './tools/server.mjs';
+import { BENCH_ADMIN as ADMIN, keepAllMail, startBuiltServer } from './tools/server.mjs';
 import {
   indexForSearch,
   insertPostgresMessages,
@@ -251,9 +251,8 @@ async function bench(engine, adminUrl) {
   try {
     let server = await startServer(dataDir, database?.url);
     const { token: adminToken } = await call(server.base, null, 'login', ADMIN);
-    // Keep all of the mail: the retention purge (30 days by default) would start deleting the
-    // older part a minute after the server starts.
-    await call(server.base, adminToken, 'user/updateSetting', { retentionDays: 3650 });
+    // Keep all of the mail (the purge would delete the older part a minute after the start).
+    await keepAllMail(server.base, adminToken);
     const heavy = await createOwner(server.base, adminToken, 'heavy', HEAVY_ADDRESSES);
     const small = await createOwner(server.base, adminToken, 'small', 1);
     const others = await createOwner(server.base, adminToken, 'others', BACKGROUND_ADDRESSES);

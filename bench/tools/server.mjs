@@ -24,6 +24,23 @@ export async function logIn(base) {
   return login.data.token;
 }
 
+/**
+ * Sets the system's retention to ten years at `base` with an administrator's `token`, and checks
+ * that it holds: the purge (30 days by default) would otherwise start deleting a bench's older mail
+ * a minute after the server starts, in the middle of what is being measured.
+ */
+export async function keepAllMail(base, token) {
+  const post = await fetch(`${base}/user/updateSetting`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ system: { retentionDays: 3650, junkRetentionDays: 0 } }),
+  });
+  const reply = await post.json();
+  if (reply.error !== 0 || reply.data?.system?.retentionDays !== 3650) {
+    throw new Error(`the retention was not set: ${JSON.stringify(reply).slice(0, 300)}`);
+  }
+}
+
 export function freePort() {
   return new Promise((resolve) => {
     const server = createServer();

@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
+import type { Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startAcmeChallengeServer } from './acme-challenge-server.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { startHttpsServer } from './https-server.js';
 import { startImapServer } from './imap/imap-server.js';
+import { acceptOnCopies } from './lib/accept-copies.js';
 import { SHUTDOWN_LIMITS } from './lib/shutdown.js';
 import { startPop3Server } from './pop3/pop3-server.js';
 import { startSmtpServer, startSmtpsServer } from './smtp/smtp-server.js';
@@ -99,9 +101,21 @@ export async function main(): Promise<void> {
   );
   // ACME's HTTP-01 responder (ACME_HTTP_PORT) listens before the app is ready, when ACME's first check runs.
   const acmeChallenge = started(await startAcmeChallengeServer(app));
+  // The listeners that take many short connections accept more than one a turn of the event loop
+  // when it is busy (lib/accept-copies.ts); IMAP, POP3 and ACME's responder keep one descriptor
+  // (their sessions are long, or few, and net's maxConnections is their backstop).
+  const acceptWider = async (servers: Server[]) => {
+    const copies = await acceptOnCopies(servers, { log: app.log });
+    listeners.push({ close: async () => copies.close() });
+  };
   // HTTPS waits for the app to be ready, then listens.
-  await whenCertified('HTTPS', config.httpsPort !== null, () => startHttpsServer(app, later));
+  await whenCertified('HTTPS', config.httpsPort !== null, async () => {
+    const https = await startHttpsServer(app, later);
+    if (https) await acceptWider([https.server]);
+    return https;
+  });
   await app.listen({ port: config.port, host: config.host });
+  await acceptWider([app.server, smtp.server.server, ...(submission ? [submission.server.server] : [])]);
   app.log.info(`SMTP listening on ${config.host}:${smtp.port}`);
   // The implicit-TLS listeners log their own start (now, or when a certificate appears).
   if (submission) app.log.info(`SMTP submission listening on ${config.host}:${submission.port}`);

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type {
   AddressItem,
   CreatedAddress,
@@ -153,13 +154,19 @@ export function createMailService(
     return rows.length;
   }
 
-  /** Deletes in batches so that a large range never holds one huge transaction. */
+  /**
+   * Deletes in batches so that a large range never holds one huge transaction, and lets the event
+   * loop run between them: on SQLite every query is synchronous and its promise settles in a
+   * microtask, so a loop of batches would otherwise hold the process (HTTP, SMTP) until the last
+   * one (the retention purge of 75,000 messages held it for 30 s).
+   */
   async function deleteMatching(select: () => Promise<number[]>): Promise<number> {
     let total = 0;
     for (;;) {
       const ids = await select();
       if (ids.length === 0) return total;
       total += await db.transaction().execute((trx) => deleteByIds(trx, ids));
+      await nextTurn();
     }
   }
 
@@ -444,9 +451,7 @@ export function createMailService(
       // taken for address probing (the SMTP abuse count).
       await deleteRetiredAddressesBefore(db, now - RETIRED_ADDRESS_DAYS * DAY);
       // Raw messages left behind by cascades (a domain or account deleted elsewhere).
-      while ((await deleteOrphanRawMessages(db)) > 0) {
-        // keep going in batches
-      }
+      while ((await deleteOrphanRawMessages(db)) > 0) await nextTurn();
       return { messages: messages + expiredMail, mailboxes: expired.length };
     },
   };
