@@ -14,10 +14,24 @@ export interface StoreRequest {
   envelope: Envelope;
 }
 
+/** The retention purge (modules/mail/retention.ts), run by the worker with its own connection. */
+export interface PurgeRequest {
+  kind: 'purge';
+  id: number;
+}
+
+/** What the purge removed. */
+export interface PurgeResult {
+  messages: number;
+  mailboxes: number;
+}
+
 /** The worker's answer, sent only after the commit that stored the message (or its failure). */
 export type StoreReply =
   | { kind: 'stored'; id: number; messageIds: number[]; discarded: boolean }
   | { kind: 'failed'; id: number; failure: DeliveryFailure; message: string }
+  | ({ kind: 'purged'; id: number } & PurgeResult)
+  | { kind: 'purgeFailed'; id: number; message: string }
   | { kind: 'log'; level: 'info' | 'warn' | 'error'; message: string; context?: Record<string, unknown> };
 
 export interface StoreWorkerData {
@@ -47,6 +61,13 @@ interface Logger {
 export interface MessageStore {
   /** Stores a spooled message; resolves after the commit, rejects with a DeliveryError. */
   deliver(spool: Spool, envelope: Envelope): Promise<{ messageIds: number[]; discarded: boolean }>;
+  /**
+   * Runs the retention purge on the worker: deleting mail is the costliest write there is (each
+   * message leaves the search indexes, which tokenize it again) and, on SQLite, synchronous. On
+   * the main thread a purge of tens of thousands of messages held HTTP and SMTP for as long as
+   * each batch's transaction took (up to 1.6 s with the checkpoint its commit ran).
+   */
+  purge(): Promise<PurgeResult>;
   /** Lets the messages in flight finish, then ends the worker. */
   close(): Promise<void>;
 }
@@ -103,6 +124,7 @@ export function startMessageStore(data: StoreWorkerData, log: Logger): MessageSt
     number,
     { resolve: (value: { messageIds: number[]; discarded: boolean }) => void; reject: (error: Error) => void }
   >();
+  const purges = new Map<number, { resolve: (value: PurgeResult) => void; reject: (error: Error) => void }>();
   let nextId = 1;
   let worker: Worker | null = null;
   let closing: Promise<void> | null = null;
@@ -111,6 +133,8 @@ export function startMessageStore(data: StoreWorkerData, log: Logger): MessageSt
   function failAll(reason: string): void {
     for (const job of pending.values()) job.reject(new DeliveryError('storage', reason));
     pending.clear();
+    for (const job of purges.values()) job.reject(new Error(reason));
+    purges.clear();
   }
 
   function start(): Worker {
@@ -119,6 +143,13 @@ export function startMessageStore(data: StoreWorkerData, log: Logger): MessageSt
       if (reply.kind === 'log') {
         if (reply.context) log[reply.level](reply.context, reply.message);
         else log[reply.level](reply.message);
+        return;
+      }
+      if (reply.kind === 'purged' || reply.kind === 'purgeFailed') {
+        const purge = purges.get(reply.id);
+        purges.delete(reply.id);
+        if (reply.kind === 'purged') purge?.resolve({ messages: reply.messages, mailboxes: reply.mailboxes });
+        else purge?.reject(new Error(reply.message));
         return;
       }
       const job = pending.get(reply.id);
@@ -132,10 +163,9 @@ export function startMessageStore(data: StoreWorkerData, log: Logger): MessageSt
     });
     thread.on('exit', (code) => {
       if (worker === thread) worker = null;
-      if (pending.size > 0) {
+      if (pending.size > 0)
         log.error(`store worker ended (exit ${code}) with ${pending.size} messages in flight`);
-        failAll('store worker ended');
-      }
+      failAll('store worker ended');
       // Not asked to end: start again, after a pause should it fail at once again.
       if (!closing) restart = setTimeout(() => (worker ??= start()), RESTART_DELAY_MS).unref();
     });
@@ -173,6 +203,16 @@ export function startMessageStore(data: StoreWorkerData, log: Logger): MessageSt
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
         worker?.postMessage(request, movable ? [bytes.buffer as ArrayBuffer] : []);
+      });
+    },
+
+    purge() {
+      if (closing) return Promise.reject(new Error('store closing'));
+      worker ??= start();
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        purges.set(id, { resolve, reject });
+        worker?.postMessage({ kind: 'purge', id } satisfies PurgeRequest);
       });
     },
 

@@ -20,11 +20,12 @@ import {
   createInboundAuthenticator,
   createInboundService,
   createMailEvents,
+  createMailService,
   DeliveryError,
 } from '../modules/mail/index.js';
 import { createSettingsService } from '../modules/settings/index.js';
 import { webhookEnqueuer } from '../modules/webhooks/index.js';
-import type { StoreReply, StoreRequest, StoreWorkerData } from './message-store.js';
+import type { PurgeRequest, StoreReply, StoreRequest, StoreWorkerData } from './message-store.js';
 
 if (!parentPort) throw new Error('store-worker.ts runs as a worker thread (message-store.ts starts it)');
 const port = parentPort;
@@ -88,6 +89,10 @@ const inbound = createInboundService({
   syncWal: database.syncWal,
 });
 
+/** The retention purge, asked for by the main thread's schedule (message-store.ts `purge`). */
+const mail = createMailService(database.db, database.engine, settings);
+let purging: Promise<unknown> = Promise.resolve();
+
 /** Deliveries in progress, and when the last one ended: while mail streams in, indexing waits. */
 let storing = 0;
 let lastStoredAt = 0;
@@ -140,12 +145,25 @@ async function indexPass(): Promise<void> {
 }
 if (database.engine === 'sqlite') indexing = indexPass();
 
-port.on('message', (request: StoreRequest | { kind: 'close' }) => {
+port.on('message', (request: StoreRequest | PurgeRequest | { kind: 'close' }) => {
   if (request.kind === 'close') {
-    // Nothing is in flight any more (the caller waited); the thread ends once the port closes.
+    // No delivery is in flight any more (the caller waited); the thread ends once the port closes.
+    // A purge still running stops after its current batch; the next run goes on from there.
     closing = true;
     if (indexTimer) clearTimeout(indexTimer);
-    void indexing.then(() => database.close()).finally(() => port.close());
+    void Promise.allSettled([indexing, purging])
+      .then(() => database.close())
+      .finally(() => port.close());
+    return;
+  }
+  if (request.kind === 'purge') {
+    const { id } = request;
+    purging = mail
+      .purge(Date.now(), () => closing)
+      .then(
+        (result) => send({ kind: 'purged', id, ...result }),
+        (error: Error) => send({ kind: 'purgeFailed', id, message: error.message }),
+      );
     return;
   }
   void store(request).then(send);

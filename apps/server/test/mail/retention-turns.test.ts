@@ -5,7 +5,8 @@ import { startTestServer, stopAll, type TestServer } from '../support/test-serve
 
 const DAY = 24 * 60 * 60 * 1000;
 
-// On SQLite every query is synchronous and settles in a microtask: a purge that went from batch
+// The retention purge runs on the store worker (store/message-store.ts); user deletions and the
+// in-process purge run on the main thread. On SQLite every query is synchronous and settles in a microtask: a purge that went from batch
 // to batch without giving the event loop a turn held HTTP and SMTP until it was done (30 s for
 // 75,000 messages in bench/inbox-heavy.mjs). It must let the loop run between its batches.
 describe('retention purge and the event loop', () => {
@@ -50,6 +51,26 @@ describe('retention purge and the event loop', () => {
     running = false;
     expect(result.messages).toBe(2);
     expect(turns).toBeGreaterThan(0);
+    const left = (await inbox(server, world.userToken, `&address=${encodeURIComponent(address)}`)).list;
+    expect(left.map((item) => item.subject)).toEqual(['新邮件']);
+  });
+
+  it('runs the scheduled purge on the store worker, off the thread that serves HTTP and SMTP', async () => {
+    const result = await sendMail(server.smtpPort, {
+      to: [address],
+      content: simpleMessage(address, '更旧的邮件', 'x'),
+    });
+    expect(result.data?.code).toBe(250);
+    const list = (await inbox(server, world.userToken, `&address=${encodeURIComponent(address)}`)).list;
+    const old = list.find((item) => item.subject === '更旧的邮件');
+    expect(old).toBeDefined();
+    await server.app.database.db
+      .updateTable('messages')
+      .set({ received_at: Date.now() - 400 * DAY })
+      .where('id', '=', old?.id ?? 0)
+      .execute();
+
+    expect(await server.app.messageStore.purge()).toEqual({ messages: 1, mailboxes: 0 });
     const left = (await inbox(server, world.userToken, `&address=${encodeURIComponent(address)}`)).list;
     expect(left.map((item) => item.subject)).toEqual(['新邮件']);
   });

@@ -68,6 +68,9 @@ const RETIRED_ADDRESS_DAYS = 90;
 
 const NOT_FOUND = '邮件不存在或已被删除';
 
+/** A batched deletion that runs to the end. */
+const never = () => false;
+
 /** Up to this many messages are deleted per transaction. */
 const DELETE_BATCH = 500;
 
@@ -160,9 +163,10 @@ export function createMailService(
    * microtask, so a loop of batches would otherwise hold the process (HTTP, SMTP) until the last
    * one (the retention purge of 75,000 messages held it for 30 s).
    */
-  async function deleteMatching(select: () => Promise<number[]>): Promise<number> {
+  async function deleteMatching(select: () => Promise<number[]>, stopped = never): Promise<number> {
     let total = 0;
     for (;;) {
+      if (stopped()) return total;
       const ids = await select();
       if (ids.length === 0) return total;
       total += await db.transaction().execute((trx) => deleteByIds(trx, ids));
@@ -425,23 +429,30 @@ export function createMailService(
 
     /**
      * Retention: mail older than the `retentionDays` setting, and temporary mailboxes (accounts
-     * without a password) whose time is up, with their mail. Runs in batches from a timer.
+     * without a password) whose time is up, with their mail. Runs in batches from a timer (on the
+     * store worker: store/message-store.ts). `stopped` ends it between two batches (the worker
+     * closing); the next run goes on from there.
      */
-    async purge(now = Date.now()): Promise<{ messages: number; mailboxes: number }> {
+    async purge(now = Date.now(), stopped = never): Promise<{ messages: number; mailboxes: number }> {
       const { retentionDays, junkRetentionDays } = await settings.get();
       const cutoff = now - retentionDays * DAY;
-      let messages = await deleteMatching(() => findMessageIdsReceivedBefore(db, cutoff, DELETE_BATCH));
+      let messages = await deleteMatching(
+        () => findMessageIdsReceivedBefore(db, cutoff, DELETE_BATCH),
+        stopped,
+      );
       // Junk goes sooner (0 = kept as long as the rest).
       if (junkRetentionDays > 0 && junkRetentionDays < retentionDays) {
         const junkCutoff = now - junkRetentionDays * DAY;
-        messages += await deleteMatching(() =>
-          findMessageIdsReceivedBefore(db, junkCutoff, DELETE_BATCH, 'junk'),
+        messages += await deleteMatching(
+          () => findMessageIdsReceivedBefore(db, junkCutoff, DELETE_BATCH, 'junk'),
+          stopped,
         );
       }
-      const expired = await findExpiredTemporaryMailboxIds(db, now, 500);
+      const expired = stopped() ? [] : await findExpiredTemporaryMailboxIds(db, now, 500);
       let expiredMail = 0;
       for (const id of expired) {
-        expiredMail += await deleteMatching(() => findMessageIdsOfMailbox(db, id, DELETE_BATCH));
+        expiredMail += await deleteMatching(() => findMessageIdsOfMailbox(db, id, DELETE_BATCH), stopped);
+        if (stopped()) break;
         await db.transaction().execute(async (trx) => {
           await revokeAllSessionsOfMailbox(trx, id, now);
           await deleteMailboxesByIds(trx, [id]);
@@ -451,7 +462,7 @@ export function createMailService(
       // taken for address probing (the SMTP abuse count).
       await deleteRetiredAddressesBefore(db, now - RETIRED_ADDRESS_DAYS * DAY);
       // Raw messages left behind by cascades (a domain or account deleted elsewhere).
-      while ((await deleteOrphanRawMessages(db)) > 0) await nextTurn();
+      while (!stopped() && (await deleteOrphanRawMessages(db)) > 0) await nextTurn();
       return { messages: messages + expiredMail, mailboxes: expired.length };
     },
   };

@@ -14,7 +14,8 @@ export function startRetention(app: FastifyInstance): void {
     if (running) return;
     running = true;
     try {
-      const result = await app.services.mail.purge();
+      // On the store worker, off this thread (message-store.ts).
+      const result = await app.messageStore.purge();
       if (result.messages > 0 || result.mailboxes > 0) {
         app.log.info(
           `retention: removed ${result.messages} messages and ${result.mailboxes} expired mailboxes`,
