@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACCEPT_COPIES, acceptOnCopies } from '../../src/lib/accept-copies.js';
+import { testEngine } from '../support/test-server.js';
 
 const log = { warn: (message: string) => console.warn(message) };
 
@@ -45,7 +46,8 @@ function firstLine(port: number): Promise<string> {
 
 // libuv accepts one connection a turn of the event loop; the copies of a listening socket let a busy
 // loop take more (lib/accept-copies.ts). A real helper process, real sockets and a real HTTP server.
-describe('accepting on copies of a listening socket', () => {
+// No database in it: run with the SQLite suite only (scripts/test.mjs runs the server suite twice).
+describe.skipIf(testEngine === 'postgres')('accepting on copies of a listening socket', () => {
   const cleanups: (() => void)[] = [];
   afterEach(() => {
     for (const cleanup of cleanups.splice(0)) cleanup();

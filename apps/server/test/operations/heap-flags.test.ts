@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { testEngine } from '../support/test-server.js';
 
 // src/heap.ts, in a process started as `npm start` starts the server (a 4 MiB semi-space on the
 // command line): the main thread keeps its young generation, and a worker started afterwards gets
@@ -38,7 +39,8 @@ async function newSpaces(tune: boolean): Promise<{ main: number; worker: number 
   return JSON.parse(stdout) as { main: number; worker: number };
 }
 
-describe('heap settings', () => {
+// No database in it: run with the SQLite suite only (scripts/test.mjs runs the server suite twice).
+describe.skipIf(testEngine === 'postgres')('heap settings', () => {
   it('leaves a worker its own young generation, the main thread the command line’s', async () => {
     const tuned = await newSpaces(true);
     expect(tuned.main).toBe(8); // two semi-spaces of 4 MiB
