@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 import { Server, type Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { compiledScript } from './compiled-script.js';
 
 /**
  * Accepts on copies of each listening socket, so that a busy event loop still takes new
@@ -44,18 +44,6 @@ export interface AcceptCopies {
   close(): void;
 }
 
-/**
- * Where the compiled helper is: beside this module, or in dist/ when the server runs from its
- * TypeScript sources (the tests; as message-store.ts finds its worker).
- */
-function helperScript(): string {
-  const here = fileURLToPath(import.meta.url);
-  const compiled = here.endsWith('.ts')
-    ? new URL('../../dist/lib/accept-copies-helper.js', import.meta.url)
-    : new URL('./accept-copies-helper.js', import.meta.url);
-  return fileURLToPath(compiled);
-}
-
 /** Gives each listening server in `servers` up to `copies` more descriptors to accept on. */
 export async function acceptOnCopies(
   servers: readonly Server[],
@@ -75,7 +63,7 @@ export async function acceptOnCopies(
   const handles = servers.map((server) => (server as Server & { _handle?: object | null })._handle ?? null);
   if (copies <= 0 || handles.some((handle) => handle === null)) return result;
 
-  const helper = fork(helperScript(), [], {
+  const helper = fork(compiledScript(import.meta.url, './accept-copies-helper.js'), [], {
     // Neither the server's Node options (a --cpu-prof, heap sizes) nor its output.
     execArgv: [],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

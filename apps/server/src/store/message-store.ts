@@ -1,5 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { compiledScript } from '../lib/compiled-script.js';
 import { DeliveryError, type DeliveryFailure, type Envelope, type Spool } from '../modules/mail/index.js';
 
 /** What the SMTP listener hands to the store worker: one spooled message and its envelope. */
@@ -73,19 +73,6 @@ export interface MessageStore {
 }
 
 /**
- * Where the compiled worker is. Under vitest the server runs from its TypeScript sources, which a
- * worker thread cannot load, so there the compiled worker in dist/ runs (the server test suite
- * compiles the server before it starts: test/support/compile-server.ts).
- */
-function workerScript(): string {
-  const here = fileURLToPath(import.meta.url);
-  const compiled = here.endsWith('.ts')
-    ? new URL('../../dist/store/store-worker.js', import.meta.url)
-    : new URL('./store-worker.js', import.meta.url);
-  return fileURLToPath(compiled);
-}
-
-/**
  * The worker starts with the first message to store, or this long after the app, whichever comes
  * first: on SQLite it also keeps the search index up with mail stored elsewhere (IMAP APPEND, local
  * delivery; search reads what is not indexed yet directly, so it is right meanwhile, only slower).
@@ -138,7 +125,10 @@ export function startMessageStore(data: StoreWorkerData, log: Logger): MessageSt
   }
 
   function start(): Worker {
-    const thread = new Worker(workerScript(), { workerData: data, resourceLimits: WORKER_LIMITS });
+    const thread = new Worker(compiledScript(import.meta.url, './store-worker.js'), {
+      workerData: data,
+      resourceLimits: WORKER_LIMITS,
+    });
     thread.on('message', (reply: StoreReply) => {
       if (reply.kind === 'log') {
         if (reply.context) log[reply.level](reply.context, reply.message);
